@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * libnvdimm provider API: what a platform driver (nfit.ko, nfit_test.ko)
+ * uses to describe a bus, its DIMMs and its regions to the core.
+ *
+ * This is our own interface; it mirrors the shape of the v4.2 API
+ * (nvdimm_bus_register(), nvdimm_create(), nvdimm_pmem_region_create())
+ * so the provider code reads the way the documentation describes.
+ */
+#ifndef __LIBNVDIMM_OOT_H__
+#define __LIBNVDIMM_OOT_H__
+
+#include <linux/types.h>
+#include <linux/ioport.h>
+#include <linux/sysfs.h>
+#include <linux/uuid.h>
+#include <uapi/linux/ndctl.h>
+
+/* Constants of the v4.2 ABI that the 6.1 uapi header no longer carries. */
+#ifndef ND_DEVICE_NAMESPACE_BLK
+#define ND_DEVICE_NAMESPACE_BLK 6
+#endif
+#define ND_DRIVER_NAMESPACE_BLK_MASK (1 << ND_DEVICE_NAMESPACE_BLK)
+
+/* Largest envelope a command may carry through the ioctl path. */
+#define ND_IOCTL_MAX_BUFLEN (4UL << 20)
+
+struct nvdimm_bus;
+struct nvdimm;
+struct nd_region;
+struct device;
+struct module;
+
+struct nvdimm_bus_descriptor;
+
+/**
+ * typedef ndctl_fn - provider hook executing one bus or DIMM command
+ * @desc: the bus descriptor registered with nvdimm_bus_register()
+ * @nvdimm: target DIMM, or NULL for a bus command
+ * @cmd: ND_CMD_* number
+ * @buf: envelope: input fields followed by output fields
+ * @buf_len: envelope length in bytes
+ * @cmd_rc: firmware status translated to an errno (0 when clean)
+ *
+ * Returns a negative errno when the command could not be issued, 0 when
+ * the output was filled completely, or the number of output bytes left
+ * unfilled (a short transfer).
+ */
+typedef int (*ndctl_fn)(struct nvdimm_bus_descriptor *desc,
+			struct nvdimm *nvdimm, unsigned int cmd, void *buf,
+			unsigned int buf_len, int *cmd_rc);
+
+/**
+ * struct nvdimm_bus_descriptor - what a provider tells the core about a bus
+ * @attr_groups: extra sysfs groups for ndbusN (e.g. "nfit/")
+ * @cmd_mask: bus commands (bit per ND_CMD_*) the provider implements
+ * @provider_name: value of ndbusN/provider
+ * @module: provider module, pinned while a control device is open
+ * @ndctl: command hook, may be NULL when no command is supported
+ */
+struct nvdimm_bus_descriptor {
+	const struct attribute_group **attr_groups;
+	unsigned long cmd_mask;
+	const char *provider_name;
+	struct module *module;
+	ndctl_fn ndctl;
+};
+
+/* nvdimm_create() flags */
+enum {
+	/* DPA aliases between PMEM and BLK: labels decide ownership (v4.2) */
+	NDD_ALIASING = 0,
+	/* firmware reports the DIMM not armed: regions using it are read-only */
+	NDD_UNARMED = 1,
+};
+
+/**
+ * struct nvdimm_desc - description of one DIMM for nvdimm_create()
+ * @provider_data: opaque pointer returned by nvdimm_provider_data()
+ * @groups: extra sysfs groups for nmemN (e.g. "nfit/")
+ * @flags: NDD_* bits
+ * @cmd_mask: DIMM commands (bit per ND_CMD_*) the provider implements
+ * @num_flush: number of entries in @flush_wpq
+ * @flush_wpq: write-pending-queue flush hint registers, already mapped
+ */
+struct nvdimm_desc {
+	void *provider_data;
+	const struct attribute_group **groups;
+	unsigned long flags;
+	unsigned long cmd_mask;
+	int num_flush;
+	void __iomem **flush_wpq;
+};
+
+/**
+ * struct nd_mapping_desc - one DIMM's contribution to a region
+ * @nvdimm: the DIMM
+ * @start: first DIMM physical address (DPA) of the contribution
+ * @size: length of the contribution in bytes
+ * @position: position of the DIMM in the interleave set (cookie order)
+ */
+struct nd_mapping_desc {
+	struct nvdimm *nvdimm;
+	u64 start;
+	u64 size;
+	int position;
+};
+
+/**
+ * struct nd_interleave_set - identity of a PMEM interleave set
+ * @cookie1: v1.1 label cookie (numeric offset order, 16-byte elements)
+ * @cookie2: v1.2 label cookie (48-byte elements)
+ * @altcookie: cookie v4.2-era kernels wrote (memcmp order), read only
+ * @type_guid: address-range type GUID of the SPA range
+ */
+struct nd_interleave_set {
+	u64 cookie1;
+	u64 cookie2;
+	u64 altcookie;
+	guid_t type_guid;
+};
+
+/**
+ * struct nd_region_desc - description of a region for region creation
+ * @res: system-physical address range (PMEM); NULL for BLK regions
+ * @mapping: @num_mappings DIMM contributions
+ * @num_mappings: number of entries in @mapping
+ * @attr_groups: extra sysfs groups for regionN (e.g. "nfit/")
+ * @nd_set: interleave set identity, NULL when the range has no DIMMs
+ * @provider_data: opaque pointer for the provider
+ * @numa_node: NUMA node of the range
+ * @target_node: memory target node, NUMA_NO_NODE when unknown
+ */
+struct nd_region_desc {
+	struct resource *res;
+	struct nd_mapping_desc *mapping;
+	u16 num_mappings;
+	const struct attribute_group **attr_groups;
+	struct nd_interleave_set *nd_set;
+	void *provider_data;
+	int numa_node;
+	int target_node;
+};
+
+struct nvdimm_bus *nvdimm_bus_register(struct device *parent,
+				       struct nvdimm_bus_descriptor *desc);
+void nvdimm_bus_unregister(struct nvdimm_bus *nvdimm_bus);
+struct nvdimm_bus *to_nvdimm_bus(struct device *dev);
+struct nvdimm_bus_descriptor *to_nd_desc(struct nvdimm_bus *nvdimm_bus);
+struct device *to_nvdimm_bus_dev(struct nvdimm_bus *nvdimm_bus);
+
+struct nvdimm *nvdimm_create(struct nvdimm_bus *nvdimm_bus,
+			     const struct nvdimm_desc *desc);
+struct nvdimm *to_nvdimm(struct device *dev);
+void *nvdimm_provider_data(struct nvdimm *nvdimm);
+const char *nvdimm_name(struct nvdimm *nvdimm);
+struct device *nvdimm_dev(struct nvdimm *nvdimm);
+
+struct nd_region *nvdimm_pmem_region_create(struct nvdimm_bus *nvdimm_bus,
+					    struct nd_region_desc *desc);
+struct nd_region *to_nd_region(struct device *dev);
+void *nd_region_provider_data(struct nd_region *nd_region);
+int nvdimm_flush(struct nd_region *nd_region);
+u64 nd_fletcher64(const void *addr, size_t len, bool le);
+
+#endif /* __LIBNVDIMM_OOT_H__ */

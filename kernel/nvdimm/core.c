@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libnvdimm module entry and helpers shared by every device type: the
+ * common sysfs attributes (modalias, devtype, numa_node) and the parsers
+ * that give every store the same tolerance for ndctl's writes (a trailing
+ * newline and a terminating NUL inside the count).
+ */
+#include <linux/module.h>
+#include <linux/device.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <linux/numa.h>
+#include "nd-core.h"
+
+/**
+ * nd_parse_bool - parse a boolean written by a user or by ndctl
+ * @buf: the written bytes, NUL terminated by sysfs
+ * @val: result
+ *
+ * Accepts what kstrtobool() accepts followed by an optional newline.
+ * Returns 0 or -EINVAL.
+ */
+int nd_parse_bool(const char *buf, bool *val)
+{
+	char tmp[8];
+	size_t len = strcspn(buf, "\n");
+
+	if (len == 0 || len >= sizeof(tmp))
+		return -EINVAL;
+	memcpy(tmp, buf, len);
+	tmp[len] = '\0';
+	return kstrtobool(tmp, val);
+}
+
+/**
+ * nd_size_select_show - print a list of sizes, the current one bracketed
+ * @current_size: selected size, 0 when none is selected
+ * @supported: zero-terminated list
+ * @buf: sysfs page
+ *
+ * Every entry is followed by a space: ndctl only consumes tokens that are.
+ */
+ssize_t nd_size_select_show(unsigned long current_size,
+			    const unsigned long *supported, char *buf)
+{
+	ssize_t len = 0;
+	int i;
+
+	for (i = 0; supported[i]; i++)
+		len += sysfs_emit_at(buf, len,
+				     supported[i] == current_size ? "[%lu] " : "%lu ",
+				     supported[i]);
+	len += sysfs_emit_at(buf, len, "\n");
+	return len;
+}
+
+/**
+ * nd_fletcher64 - the Fletcher-64 checksum of labels, BTT and set cookies
+ * @addr: buffer
+ * @len: bytes; a tail shorter than 4 bytes is ignored
+ * @le: words are little-endian (labels, BTT) rather than native (cookies)
+ *
+ * A low 32-bit sum of the words and a high sum of the low sums; the result
+ * is high << 32 | low.
+ */
+u64 nd_fletcher64(const void *addr, size_t len, bool le)
+{
+	const u32 *words = addr;
+	u32 lo = 0;
+	u64 hi = 0;
+	size_t i;
+
+	for (i = 0; i < len / sizeof(u32); i++) {
+		lo += le ? le32_to_cpu((__force __le32)words[i]) : words[i];
+		hi += lo;
+	}
+	return hi << 32 | lo;
+}
+EXPORT_SYMBOL_GPL(nd_fletcher64);
+
+static ssize_t modalias_show(struct device *dev, struct device_attribute *attr,
+			     char *buf)
+{
+	return sysfs_emit(buf, "nd:t%d\n", nd_device_type(dev));
+}
+static DEVICE_ATTR_RO(modalias);
+
+static ssize_t devtype_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	return sysfs_emit(buf, "%s\n", dev->type->name);
+}
+static DEVICE_ATTR_RO(devtype);
+
+static struct attribute *nd_device_attributes[] = {
+	&dev_attr_modalias.attr,
+	&dev_attr_devtype.attr,
+	NULL,
+};
+
+const struct attribute_group nd_device_attribute_group = {
+	.attrs = nd_device_attributes,
+};
+
+static ssize_t numa_node_show(struct device *dev, struct device_attribute *attr,
+			      char *buf)
+{
+	return sysfs_emit(buf, "%d\n", dev_to_node(dev));
+}
+static DEVICE_ATTR_RO(numa_node);
+
+static struct attribute *nd_numa_attributes[] = {
+	&dev_attr_numa_node.attr,
+	NULL,
+};
+
+const struct attribute_group nd_numa_attribute_group = {
+	.attrs = nd_numa_attributes,
+};
+
+static int __init libnvdimm_init(void)
+{
+	int rc;
+
+	rc = nvdimm_bus_init();
+	if (rc)
+		return rc;
+	rc = nvdimm_devs_init();
+	if (rc)
+		goto err_devs;
+	rc = nvdimm_driver_init();
+	if (rc)
+		goto err_dimm_driver;
+	rc = nd_region_driver_init();
+	if (rc)
+		goto err_region_driver;
+	return 0;
+
+err_region_driver:
+	nvdimm_driver_exit();
+err_dimm_driver:
+	nvdimm_devs_exit();
+err_devs:
+	nvdimm_bus_exit();
+	return rc;
+}
+
+static void __exit libnvdimm_exit(void)
+{
+	nd_region_driver_exit();
+	nvdimm_driver_exit();
+	nvdimm_devs_exit();
+	nvdimm_bus_exit();
+}
+
+module_init(libnvdimm_init);
+module_exit(libnvdimm_exit);
+MODULE_LICENSE("GPL v2");
+MODULE_DESCRIPTION("libnvdimm: NVDIMM bus, DIMM, region and namespace core");
+MODULE_AUTHOR("libnvdimm developers");

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DIMM devices: nmemN on the nd bus, with the control node /dev/nmemN
+ * ("dimmctl" major, minor = N) that carries DIMM command ioctls.
+ */
+#include <linux/module.h>
+#include <linux/device.h>
+#include <linux/fs.h>
+#include <linux/slab.h>
+#include <linux/xarray.h>
+#include "nd-core.h"
+
+static int nvdimm_major;
+static DEFINE_XARRAY_ALLOC(nvdimm_xa);
+
+/* Command names as ndctl parses them from nmemN/commands. */
+static const char *const nd_dimm_cmd_names[] = {
+	[ND_CMD_SMART] = "smart",
+	[ND_CMD_SMART_THRESHOLD] = "smart_thresh",
+	[ND_CMD_DIMM_FLAGS] = "flags",
+	[ND_CMD_GET_CONFIG_SIZE] = "get_size",
+	[ND_CMD_GET_CONFIG_DATA] = "get_data",
+	[ND_CMD_SET_CONFIG_DATA] = "set_data",
+	[ND_CMD_VENDOR_EFFECT_LOG_SIZE] = "effect_size",
+	[ND_CMD_VENDOR_EFFECT_LOG] = "effect_log",
+	[ND_CMD_VENDOR] = "vendor",
+	[ND_CMD_CALL] = "cmd_call",
+};
+
+/**
+ * to_nvdimm - the DIMM behind an nmemN device
+ * @dev: an nmemN device
+ */
+struct nvdimm *to_nvdimm(struct device *dev)
+{
+	return container_of(dev, struct nvdimm, dev);
+}
+EXPORT_SYMBOL_GPL(to_nvdimm);
+
+/**
+ * nvdimm_provider_data - the provider's pointer given to nvdimm_create()
+ * @nvdimm: the DIMM
+ */
+void *nvdimm_provider_data(struct nvdimm *nvdimm)
+{
+	return nvdimm->desc.provider_data;
+}
+EXPORT_SYMBOL_GPL(nvdimm_provider_data);
+
+/**
+ * nvdimm_name - the DIMM's device name (nmemN)
+ * @nvdimm: the DIMM
+ */
+const char *nvdimm_name(struct nvdimm *nvdimm)
+{
+	return dev_name(&nvdimm->dev);
+}
+EXPORT_SYMBOL_GPL(nvdimm_name);
+
+/**
+ * nvdimm_dev - the nmemN device of a DIMM
+ * @nvdimm: the DIMM
+ */
+struct device *nvdimm_dev(struct nvdimm *nvdimm)
+{
+	return &nvdimm->dev;
+}
+EXPORT_SYMBOL_GPL(nvdimm_dev);
+
+static ssize_t commands_show(struct device *dev, struct device_attribute *attr,
+			     char *buf)
+{
+	unsigned long mask = to_nvdimm(dev)->desc.cmd_mask;
+	ssize_t len = 0;
+	int cmd;
+
+	for_each_set_bit(cmd, &mask, BITS_PER_LONG)
+		if (cmd < ARRAY_SIZE(nd_dimm_cmd_names) && nd_dimm_cmd_names[cmd])
+			len += sysfs_emit_at(buf, len, "%s ",
+					     nd_dimm_cmd_names[cmd]);
+	len += sysfs_emit_at(buf, len, "\n");
+	return len;
+}
+static DEVICE_ATTR_RO(commands);
+
+static ssize_t state_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
+{
+	struct nvdimm *nvdimm = to_nvdimm(dev);
+
+	return sysfs_emit(buf, "%s\n",
+			  atomic_read(&nvdimm->busy) ? "active" : "idle");
+}
+static DEVICE_ATTR_RO(state);
+
+static ssize_t flags_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
+{
+	/* no label index is interpreted yet, and nothing is locked */
+	return sysfs_emit(buf, "\n");
+}
+static DEVICE_ATTR_RO(flags);
+
+static struct attribute *nvdimm_attributes[] = {
+	&dev_attr_commands.attr,
+	&dev_attr_state.attr,
+	&dev_attr_flags.attr,
+	NULL,
+};
+
+static const struct attribute_group nvdimm_attribute_group = {
+	.attrs = nvdimm_attributes,
+};
+
+static const struct attribute_group *nvdimm_attribute_groups[] = {
+	&nd_device_attribute_group,
+	&nd_numa_attribute_group,
+	&nvdimm_attribute_group,
+	NULL,
+};
+
+static void nvdimm_release(struct device *dev)
+{
+	struct nvdimm *nvdimm = to_nvdimm(dev);
+
+	put_device(dev->parent);
+	kfree(nvdimm);
+}
+
+const struct device_type nvdimm_device_type = {
+	.name = "nvdimm",
+	.release = nvdimm_release,
+	.groups = nvdimm_attribute_groups,
+};
+
+/**
+ * is_nvdimm - whether a device is an nmemN device
+ * @dev: any device
+ */
+bool is_nvdimm(const struct device *dev)
+{
+	return dev->type == &nvdimm_device_type;
+}
+
+/**
+ * nvdimm_create - register a DIMM (nmemN and /dev/nmemN) on a bus
+ * @nvdimm_bus: the bus
+ * @desc: the DIMM's description; copied
+ *
+ * The DIMM lives until the bus is unregistered.  Returns NULL on failure
+ * (logged).
+ */
+struct nvdimm *nvdimm_create(struct nvdimm_bus *nvdimm_bus,
+			     const struct nvdimm_desc *desc)
+{
+	struct nvdimm *nvdimm;
+	u32 id;
+	int rc;
+
+	nvdimm = kzalloc(sizeof(*nvdimm), GFP_KERNEL);
+	if (!nvdimm)
+		return NULL;
+	rc = xa_alloc(&nvdimm_xa, &id, nvdimm, XA_LIMIT(0, MINORMASK),
+		      GFP_KERNEL);
+	if (rc) {
+		dev_err(&nvdimm_bus->dev, "no DIMM id left: %d\n", rc);
+		kfree(nvdimm);
+		return NULL;
+	}
+	nvdimm->id = id;
+	nvdimm->desc = *desc;
+	mutex_init(&nvdimm->cfg_lock);
+	atomic_set(&nvdimm->busy, 0);
+
+	device_initialize(&nvdimm->dev);
+	nvdimm->dev.parent = &nvdimm_bus->dev;
+	get_device(&nvdimm_bus->dev);
+	nvdimm->dev.bus = &nvdimm_bus_type;
+	nvdimm->dev.type = &nvdimm_device_type;
+	nvdimm->dev.groups = desc->groups;
+	nvdimm->dev.devt = MKDEV(nvdimm_major, id);
+	set_dev_node(&nvdimm->dev, dev_to_node(&nvdimm_bus->dev));
+	rc = dev_set_name(&nvdimm->dev, "nmem%d", id);
+	if (!rc)
+		rc = device_add(&nvdimm->dev);
+	if (rc) {
+		dev_err(&nvdimm_bus->dev, "failed to register nmem%d: %d\n",
+			id, rc);
+		xa_erase(&nvdimm_xa, id);
+		put_device(&nvdimm->dev);
+		return NULL;
+	}
+	return nvdimm;
+}
+EXPORT_SYMBOL_GPL(nvdimm_create);
+
+/**
+ * nvdimm_unregister - remove a DIMM (from nvdimm_bus_unregister())
+ * @nvdimm: the DIMM
+ *
+ * The minor is released after device_del(), so a new DIMM cannot take the
+ * name while the old one is still in sysfs, and before the last reference
+ * is dropped, so nvdimm_open() never finds a DIMM being freed.
+ */
+void nvdimm_unregister(struct nvdimm *nvdimm)
+{
+	device_del(&nvdimm->dev);
+	xa_erase(&nvdimm_xa, nvdimm->id);
+	put_device(&nvdimm->dev);
+}
+
+static int nvdimm_open(struct inode *inode, struct file *file)
+{
+	struct nvdimm *nvdimm;
+
+	xa_lock(&nvdimm_xa);
+	nvdimm = xa_load(&nvdimm_xa, iminor(inode));
+	if (nvdimm)
+		get_device(&nvdimm->dev);
+	xa_unlock(&nvdimm_xa);
+	if (!nvdimm)
+		return -ENXIO;
+	file->private_data = nvdimm;
+	return 0;
+}
+
+static int nvdimm_release_file(struct inode *inode, struct file *file)
+{
+	struct nvdimm *nvdimm = file->private_data;
+
+	put_device(&nvdimm->dev);
+	return 0;
+}
+
+static long nvdimm_ioctl(struct file *file, unsigned int cmd,
+			 unsigned long arg)
+{
+	struct nvdimm *nvdimm = file->private_data;
+	struct nvdimm_bus *nvdimm_bus = walk_to_nvdimm_bus(&nvdimm->dev);
+	bool ro = !(file->f_mode & FMODE_WRITE);
+
+	return nd_cmd_submit(nvdimm_bus, nvdimm, cmd, (void __user *)arg, ro);
+}
+
+static const struct file_operations nvdimm_fops = {
+	.owner = THIS_MODULE,
+	.open = nvdimm_open,
+	.release = nvdimm_release_file,
+	.unlocked_ioctl = nvdimm_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.llseek = noop_llseek,
+};
+
+int __init nvdimm_devs_init(void)
+{
+	int rc;
+
+	rc = register_chrdev(0, "dimmctl", &nvdimm_fops);
+	if (rc < 0)
+		return rc;
+	nvdimm_major = rc;
+	return 0;
+}
+
+void nvdimm_devs_exit(void)
+{
+	unregister_chrdev(nvdimm_major, "dimmctl");
+	WARN_ON(!xa_empty(&nvdimm_xa));
+}

@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Command passthrough: the ioctls of /dev/ndctlN (bus commands) and
+ * /dev/nmemN (DIMM commands).
+ *
+ * The user buffer is an envelope: all input fields, then all output
+ * fields.  Its size is not in the ioctl number (two header generations
+ * disagree on it), so each command's layout below says how to compute it
+ * from the fixed header, and dispatch goes by _IOC_NR() only.  Everything
+ * is checked before the provider sees a byte: the command must be in the
+ * provider's mask, the ioctl's size field must cover the fixed header,
+ * the envelope must fit ND_IOCTL_MAX_BUFLEN, and label transfers must lie
+ * inside the label area and within the firmware's transfer limit.
+ */
+#include <linux/device.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/mm.h>
+#include <asm/unaligned.h>
+#include "nd-core.h"
+
+enum nd_cmd_var {
+	ND_VAR_NONE,
+	ND_VAR_IN_LEN,	/* u32 at offset 4 of the input: variable input */
+	ND_VAR_OUT_LEN,	/* u32 at offset 4 of the input: variable output */
+	ND_VAR_PKG,	/* struct nd_cmd_pkg: nd_size_in / nd_size_out */
+};
+
+/**
+ * struct nd_cmd_layout - envelope of one command
+ * @in_hdr: fixed input bytes (the part the ioctl's size field describes)
+ * @out_fixed: fixed output bytes
+ * @var: where the variable part's length comes from
+ * @write: changes device state: refused on a read-only file
+ */
+struct nd_cmd_layout {
+	u16 in_hdr;
+	u16 out_fixed;
+	u8 var;
+	bool write;
+};
+
+static const struct nd_cmd_layout nd_dimm_cmds[] = {
+	[ND_CMD_DIMM_FLAGS] = { 0, 8, ND_VAR_NONE, false },
+	[ND_CMD_GET_CONFIG_SIZE] = { 0, 12, ND_VAR_NONE, false },
+	[ND_CMD_GET_CONFIG_DATA] = { 8, 4, ND_VAR_OUT_LEN, false },
+	[ND_CMD_SET_CONFIG_DATA] = { 8, 4, ND_VAR_IN_LEN, true },
+	[ND_CMD_CALL] = { sizeof(struct nd_cmd_pkg), 0, ND_VAR_PKG, true },
+};
+
+static const struct nd_cmd_layout nd_bus_cmds[] = {
+	[ND_CMD_CALL] = { sizeof(struct nd_cmd_pkg), 0, ND_VAR_PKG, true },
+};
+
+static const struct nd_cmd_layout *nd_cmd_layout(bool dimm, unsigned int cmd)
+{
+	const struct nd_cmd_layout *tbl = dimm ? nd_dimm_cmds : nd_bus_cmds;
+	size_t n = dimm ? ARRAY_SIZE(nd_dimm_cmds) : ARRAY_SIZE(nd_bus_cmds);
+
+	if (cmd >= n || (!tbl[cmd].in_hdr && !tbl[cmd].out_fixed))
+		return NULL;
+	return &tbl[cmd];
+}
+
+/* Envelope sizes from the fixed header in @hdr (in_hdr bytes). */
+static int nd_cmd_sizes(const struct nd_cmd_layout *l, const void *hdr,
+			u64 *in_len, u64 *out_len)
+{
+	const struct nd_cmd_pkg *pkg = hdr;
+	u32 var = 0;
+
+	if (l->var == ND_VAR_IN_LEN || l->var == ND_VAR_OUT_LEN)
+		var = get_unaligned((const u32 *)(hdr + 4));
+
+	*in_len = l->in_hdr;
+	*out_len = l->out_fixed;
+	switch (l->var) {
+	case ND_VAR_IN_LEN:
+		*in_len += var;
+		break;
+	case ND_VAR_OUT_LEN:
+		*out_len += var;
+		break;
+	case ND_VAR_PKG:
+		if (memchr_inv(pkg->nd_reserved2, 0, sizeof(pkg->nd_reserved2)))
+			return -EINVAL;
+		*in_len += pkg->nd_size_in;
+		*out_len += pkg->nd_size_out;
+		break;
+	}
+	if (*in_len + *out_len > ND_IOCTL_MAX_BUFLEN)
+		return -EINVAL;
+	return 0;
+}
+
+/* Call the provider; the caller holds alive_lock for reading. */
+static int nd_call_provider(struct nvdimm_bus *nvdimm_bus,
+			    struct nvdimm *nvdimm, unsigned int cmd, void *buf,
+			    unsigned int len, int *cmd_rc)
+{
+	struct nvdimm_bus_descriptor *nd_desc = nvdimm_bus->nd_desc;
+	int rc;
+
+	lockdep_assert_held_read(&nvdimm_bus->alive_lock);
+	if (!nvdimm_bus->alive)
+		return -ENXIO;
+	mutex_lock(&nvdimm_bus->cmd_lock);
+	rc = nd_desc->ndctl(nd_desc, nvdimm, cmd, buf, len, cmd_rc);
+	mutex_unlock(&nvdimm_bus->cmd_lock);
+	return rc;
+}
+
+/* nvdimm_config_limits() body; the caller holds alive_lock for reading. */
+static int __nvdimm_config_limits(struct nvdimm_bus *nvdimm_bus,
+				  struct nvdimm *nvdimm)
+{
+	struct nd_cmd_get_config_size cmd = {};
+	int rc, cmd_rc = 0;
+
+	if (!test_bit(ND_CMD_GET_CONFIG_SIZE, &nvdimm->desc.cmd_mask))
+		return -ENOTTY;
+
+	mutex_lock(&nvdimm->cfg_lock);
+	if (nvdimm->cfg_valid) {
+		mutex_unlock(&nvdimm->cfg_lock);
+		return 0;
+	}
+	rc = nd_call_provider(nvdimm_bus, nvdimm, ND_CMD_GET_CONFIG_SIZE, &cmd,
+			      sizeof(cmd), &cmd_rc);
+	if (rc > 0)
+		rc = -EIO;
+	if (!rc && (cmd_rc || cmd.status))
+		rc = cmd_rc ? cmd_rc : -EIO;
+	if (!rc && (!cmd.max_xfer || !cmd.config_size)) {
+		/* a zero transfer size could never make progress */
+		dev_dbg(&nvdimm->dev, "implausible label limits size %u xfer %u\n",
+			cmd.config_size, cmd.max_xfer);
+		rc = -ENXIO;
+	}
+	if (!rc) {
+		nvdimm->cfg_size = cmd.config_size;
+		nvdimm->cfg_xfer = cmd.max_xfer;
+		nvdimm->cfg_valid = true;
+	}
+	mutex_unlock(&nvdimm->cfg_lock);
+	if (rc)
+		dev_dbg(&nvdimm->dev, "label area size unavailable: %d\n", rc);
+	return rc;
+}
+
+/**
+ * nvdimm_config_limits - fetch (once) the label area size and max transfer
+ * @nvdimm: the DIMM
+ *
+ * Returns 0 with nvdimm->cfg_size / cfg_xfer valid, -ENOTTY when the DIMM
+ * has no label commands, -ENXIO when the bus is going away, or the error
+ * of the firmware call.
+ */
+int nvdimm_config_limits(struct nvdimm *nvdimm)
+{
+	struct nvdimm_bus *nvdimm_bus = walk_to_nvdimm_bus(&nvdimm->dev);
+	int rc;
+
+	down_read(&nvdimm_bus->alive_lock);
+	rc = __nvdimm_config_limits(nvdimm_bus, nvdimm);
+	up_read(&nvdimm_bus->alive_lock);
+	return rc;
+}
+
+/* Label transfers must stay inside the area and within max_xfer. */
+static int nd_check_label_xfer(struct nvdimm_bus *nvdimm_bus,
+			       struct nvdimm *nvdimm, unsigned int cmd,
+			       const void *hdr)
+{
+	const struct nd_cmd_get_config_data_hdr *xfer = hdr;
+	int rc;
+
+	if (cmd != ND_CMD_GET_CONFIG_DATA && cmd != ND_CMD_SET_CONFIG_DATA)
+		return 0;
+
+	rc = __nvdimm_config_limits(nvdimm_bus, nvdimm);
+	if (rc == -ENOTTY)
+		return 0;
+	if (rc)
+		return rc;
+	if (xfer->in_length > nvdimm->cfg_xfer) {
+		dev_dbg(&nvdimm->dev, "label %s length %u over max_xfer %u\n",
+			cmd == ND_CMD_SET_CONFIG_DATA ? "write" : "read",
+			xfer->in_length, nvdimm->cfg_xfer);
+		return -EINVAL;
+	}
+	if ((u64)xfer->in_offset + xfer->in_length > nvdimm->cfg_size) {
+		dev_dbg(&nvdimm->dev, "label %s [%u, +%u) outside area of %u\n",
+			cmd == ND_CMD_SET_CONFIG_DATA ? "write" : "read",
+			xfer->in_offset, xfer->in_length, nvdimm->cfg_size);
+		return -EINVAL;
+	}
+	if (cmd == ND_CMD_SET_CONFIG_DATA && atomic_read(&nvdimm->busy)) {
+		dev_dbg(&nvdimm->dev, "label write refused: DIMM active\n");
+		return -EBUSY;
+	}
+	return 0;
+}
+
+/**
+ * nd_cmd_submit - run one ioctl command against a bus or a DIMM
+ * @nvdimm_bus: the bus
+ * @nvdimm: the DIMM, NULL for bus commands
+ * @ioctl_cmd: the ioctl number
+ * @arg: the user envelope
+ * @read_only: the file was opened without write access
+ *
+ * Returns what the provider returned (0, or the number of output bytes
+ * it did not fill) or a negative errno.
+ */
+long nd_cmd_submit(struct nvdimm_bus *nvdimm_bus, struct nvdimm *nvdimm,
+		   unsigned int ioctl_cmd, void __user *arg, bool read_only)
+{
+	struct device *dev = nvdimm ? &nvdimm->dev : &nvdimm_bus->dev;
+	unsigned long mask;
+	unsigned int cmd = _IOC_NR(ioctl_cmd);
+	const struct nd_cmd_layout *l;
+	u8 hdr[sizeof(struct nd_cmd_pkg)];
+	u64 in_len, out_len;
+	void *buf;
+	int rc, cmd_rc = 0;
+
+	if (_IOC_TYPE(ioctl_cmd) != ND_IOCTL)
+		return -ENOTTY;
+	l = nd_cmd_layout(nvdimm, cmd);
+	mask = nvdimm ? nvdimm->desc.cmd_mask : nvdimm_bus->nd_desc->cmd_mask;
+	if (!l || !test_bit(cmd, &mask)) {
+		dev_dbg(dev, "command %u not supported\n", cmd);
+		return -ENOTTY;
+	}
+	if (l->write && read_only) {
+		dev_dbg(dev, "command %u needs a writable file\n", cmd);
+		return -EPERM;
+	}
+	if (_IOC_SIZE(ioctl_cmd) < l->in_hdr) {
+		dev_dbg(dev, "command %u: ioctl size %u short of header %u\n",
+			cmd, _IOC_SIZE(ioctl_cmd), l->in_hdr);
+		return -EINVAL;
+	}
+	if (copy_from_user(hdr, arg, l->in_hdr))
+		return -EFAULT;
+	rc = nd_cmd_sizes(l, hdr, &in_len, &out_len);
+	if (rc) {
+		dev_dbg(dev, "command %u: bad envelope\n", cmd);
+		return rc;
+	}
+
+	down_read(&nvdimm_bus->alive_lock);
+	if (nvdimm) {
+		rc = nd_check_label_xfer(nvdimm_bus, nvdimm, cmd, hdr);
+		if (rc)
+			goto out_unlock;
+	}
+
+	buf = kvzalloc(in_len + out_len, GFP_KERNEL);
+	if (!buf) {
+		rc = -ENOMEM;
+		goto out_unlock;
+	}
+	if (copy_from_user(buf, arg, in_len)) {
+		rc = -EFAULT;
+		goto out_free;
+	}
+	/* the header must not change between validation and use */
+	if (memcmp(buf, hdr, l->in_hdr)) {
+		rc = -EINVAL;
+		goto out_free;
+	}
+
+	rc = nd_call_provider(nvdimm_bus, nvdimm, cmd, buf, in_len + out_len,
+			      &cmd_rc);
+	if (rc < 0) {
+		dev_dbg(dev, "command %u failed: %d\n", cmd, rc);
+		goto out_free;
+	}
+	if (copy_to_user(arg, buf, in_len + out_len))
+		rc = -EFAULT;
+out_free:
+	kvfree(buf);
+out_unlock:
+	up_read(&nvdimm_bus->alive_lock);
+	return rc;
+}

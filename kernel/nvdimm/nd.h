@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What drivers on the nd bus (nd_pmem, nd_blk, nd_btt) need from the core:
+ * driver registration, namespace geometry and the region flush.
+ */
+#ifndef __ND_H__
+#define __ND_H__
+
+#include <linux/device.h>
+#include "libnvdimm.h"
+
+enum nd_claim_class {
+	ND_CLAIM_NONE,
+	ND_CLAIM_BTT,
+	ND_CLAIM_PFN,
+	ND_CLAIM_DAX,
+};
+
+/**
+ * struct nd_namespace_io - a label-less namespace covering a whole region
+ * @dev: namespaceR.N on the nd bus
+ * @id: N in namespaceR.N
+ * @res_start: first system-physical address
+ * @res_size: bytes
+ * @force_raw: skip personality (BTT/PFN) detection at bind
+ * @claim: device (btt, pfn) that claimed this namespace, NULL when none
+ * @claim_class: personality the namespace is reserved for (holder_class)
+ */
+struct nd_namespace_io {
+	struct device dev;
+	int id;
+	u64 res_start;
+	u64 res_size;
+	bool force_raw;
+	struct device *claim;
+	enum nd_claim_class claim_class;
+};
+
+/* events a region passes down to the drivers of its children */
+enum nvdimm_event {
+	NVDIMM_REVALIDATE_RO,	/* the region's read_only setting changed */
+};
+
+/**
+ * struct nd_device_driver - a driver on the nd bus
+ * @drv: the driver-core driver
+ * @type: bitmask of ND_DEVICE_* numbers this driver binds
+ * @probe: bind
+ * @remove: unbind
+ * @notify: region event, called with the device lock held, may be NULL
+ */
+struct nd_device_driver {
+	struct device_driver drv;
+	unsigned long type;
+	int (*probe)(struct device *dev);
+	void (*remove)(struct device *dev);
+	void (*notify)(struct device *dev, enum nvdimm_event event);
+};
+
+static inline struct nd_device_driver *to_nd_device_driver(struct device_driver *drv)
+{
+	return container_of(drv, struct nd_device_driver, drv);
+}
+
+int __nd_driver_register(struct nd_device_driver *nd_drv, struct module *owner,
+			 const char *mod_name);
+#define nd_driver_register(driver) \
+	__nd_driver_register(driver, THIS_MODULE, KBUILD_MODNAME)
+void nd_driver_unregister(struct nd_device_driver *nd_drv);
+
+#define module_nd_driver(driver) \
+	module_driver(driver, nd_driver_register, nd_driver_unregister)
+
+#define MODULE_ALIAS_ND_DEVICE(type) \
+	MODULE_ALIAS("nd:t" __stringify(type) "*")
+
+bool is_nd_namespace_io(const struct device *dev);
+bool nd_region_read_only(struct device *ndns_dev);
+struct nd_namespace_io *to_nd_namespace_io(struct device *dev);
+const char *nd_namespace_disk_name(struct device *ndns_dev, char *name,
+				   size_t len);
+
+#endif /* __ND_H__ */

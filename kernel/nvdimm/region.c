@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The "nd_region" driver: an enabled region marks its DIMMs active and
+ * publishes its namespaces; disabling it removes them again.
+ */
+#include <linux/module.h>
+#include <linux/device.h>
+#include "nd-core.h"
+
+static int child_unregister(struct device *dev, void *data)
+{
+	device_unregister(dev);
+	return 0;
+}
+
+static int nd_region_probe(struct device *dev)
+{
+	struct nd_region *nd_region = to_nd_region(dev);
+	struct device *ns;
+	int i;
+
+	for (i = 0; i < nd_region->ndr_mappings; i++)
+		atomic_inc(&nd_region->mapping[i].nvdimm->busy);
+
+	if (nd_region_nstype(nd_region) == ND_DEVICE_NAMESPACE_IO) {
+		ns = nd_namespace_io_create(nd_region);
+		if (IS_ERR(ns)) {
+			for (i = 0; i < nd_region->ndr_mappings; i++)
+				atomic_dec(&nd_region->mapping[i].nvdimm->busy);
+			return PTR_ERR(ns);
+		}
+		/* an IO region's seed is its only namespace; it never moves */
+		nd_region->ns_seed = ns;
+	}
+	return 0;
+}
+
+static void nd_region_remove(struct device *dev)
+{
+	struct nd_region *nd_region = to_nd_region(dev);
+	int i;
+
+	nd_region->ns_seed = NULL;
+	device_for_each_child(dev, NULL, child_unregister);
+	nd_region->ns_next = 0;
+	for (i = 0; i < nd_region->ndr_mappings; i++)
+		atomic_dec(&nd_region->mapping[i].nvdimm->busy);
+}
+
+static struct nd_device_driver nd_region_driver = {
+	.probe = nd_region_probe,
+	.remove = nd_region_remove,
+	.drv = {
+		.name = "nd_region",
+	},
+	.type = ND_DRIVER_REGION_PMEM,
+};
+
+int __init nd_region_driver_init(void)
+{
+	return nd_driver_register(&nd_region_driver);
+}
+
+void nd_region_driver_exit(void)
+{
+	nd_driver_unregister(&nd_region_driver);
+}
+
+MODULE_ALIAS_ND_DEVICE(ND_DEVICE_REGION_PMEM);

@@ -1,0 +1,589 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Region devices (regionN): a PMEM region is one system-physical address
+ * range and the DIMM contributions (mappings) interleaved behind it.
+ */
+#include <linux/module.h>
+#include <linux/device.h>
+#include <linux/slab.h>
+#include <linux/idr.h>
+#include <linux/io.h>
+#include <linux/log2.h>
+#include <linux/sizes.h>
+#include <linux/numa.h>
+#include "nd-core.h"
+
+static DEFINE_IDA(region_ida);
+
+/**
+ * to_nd_region - the region behind a regionN device
+ * @dev: a regionN device
+ */
+struct nd_region *to_nd_region(struct device *dev)
+{
+	return container_of(dev, struct nd_region, dev);
+}
+EXPORT_SYMBOL_GPL(to_nd_region);
+
+/**
+ * nd_region_provider_data - the provider's pointer of a region
+ * @nd_region: the region
+ */
+void *nd_region_provider_data(struct nd_region *nd_region)
+{
+	return nd_region->provider_data;
+}
+EXPORT_SYMBOL_GPL(nd_region_provider_data);
+
+/**
+ * nd_region_nstype - the namespace type a region hosts
+ * @nd_region: the region
+ *
+ * v4.2 rule: a PMEM region hosts label-described (PMEM) namespaces when
+ * one of its DIMMs aliases PMEM with BLK, else one label-less (IO)
+ * namespace covering the whole range.
+ */
+int nd_region_nstype(struct nd_region *nd_region)
+{
+	int i;
+
+	for (i = 0; i < nd_region->ndr_mappings; i++)
+		if (test_bit(NDD_ALIASING, &nd_region->mapping[i].nvdimm->desc.flags))
+			return ND_DEVICE_NAMESPACE_PMEM;
+	return ND_DEVICE_NAMESPACE_IO;
+}
+
+/* Default namespace size granularity, as the 6.1 ABI reports it. */
+static unsigned long nd_region_default_align(struct nd_region *nd_region)
+{
+	unsigned long align = SZ_16M;
+	u32 ways = max_t(u32, 1, nd_region->ndr_mappings);
+
+	if (nd_region->res_size < SZ_16M)
+		align = PAGE_SIZE;
+	if (align % ways)
+		align *= ways;
+	return align;
+}
+
+static bool nd_region_has_flush_hints(struct nd_region *nd_region)
+{
+	int i;
+
+	for (i = 0; i < nd_region->ndr_mappings; i++)
+		if (nd_region->mapping[i].nvdimm->desc.num_flush)
+			return true;
+	return false;
+}
+
+/**
+ * nvdimm_flush - make writes to a region's range durable
+ * @nd_region: the region
+ *
+ * Orders preceding non-temporal stores, then writes every DIMM's
+ * write-pending-queue flush hint (when the platform has them; without
+ * them the platform's ADR covers the memory controller queues).
+ * Returns 0.
+ */
+int nvdimm_flush(struct nd_region *nd_region)
+{
+	int i;
+
+	wmb();
+	if (!nd_region_has_flush_hints(nd_region))
+		return 0;
+	for (i = 0; i < nd_region->ndr_mappings; i++) {
+		struct nvdimm *nvdimm = nd_region->mapping[i].nvdimm;
+
+		if (nvdimm->desc.num_flush)
+			writeq(1, nvdimm->desc.flush_wpq[0]);
+	}
+	wmb();
+	return 0;
+}
+EXPORT_SYMBOL_GPL(nvdimm_flush);
+
+static ssize_t size_show(struct device *dev, struct device_attribute *attr,
+			 char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", to_nd_region(dev)->res_size);
+}
+static DEVICE_ATTR_RO(size);
+
+static ssize_t mappings_show(struct device *dev, struct device_attribute *attr,
+			     char *buf)
+{
+	return sysfs_emit(buf, "%d\n", to_nd_region(dev)->ndr_mappings);
+}
+static DEVICE_ATTR_RO(mappings);
+
+static ssize_t nstype_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	return sysfs_emit(buf, "%d\n", nd_region_nstype(to_nd_region(dev)));
+}
+static DEVICE_ATTR_RO(nstype);
+
+static ssize_t set_cookie_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	struct nd_region *nd_region = to_nd_region(dev);
+	struct nvdimm *first = nd_region->mapping[0].nvdimm;
+	u64 cookie;
+
+	/*
+	 * As 6.1 reports it: the v1.1 cookie while the first DIMM is not
+	 * enabled, the v1.2 cookie once it is and no v1.1 index says
+	 * otherwise.
+	 */
+	cookie = READ_ONCE(first->dev.driver) ? nd_region->nd_set->cookie2 :
+						nd_region->nd_set->cookie1;
+	return sysfs_emit(buf, "%#llx\n", cookie);
+}
+static DEVICE_ATTR_RO(set_cookie);
+
+/* Label-less regions have no allocatable capacity. */
+static ssize_t available_size_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", 0ULL);
+}
+static DEVICE_ATTR_RO(available_size);
+
+static ssize_t max_available_extent_show(struct device *dev,
+					 struct device_attribute *attr,
+					 char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", 0ULL);
+}
+static DEVICE_ATTR_RO(max_available_extent);
+
+static int count_namespaces(struct device *dev, void *data)
+{
+	int *counts = data;
+
+	if (!is_nd_namespace_io(dev))
+		return 0;
+	counts[1]++;
+	if (dev->driver)
+		counts[0]++;
+	return 0;
+}
+
+static ssize_t init_namespaces_show(struct device *dev,
+				    struct device_attribute *attr, char *buf)
+{
+	int counts[2] = { 0, 0 };
+	ssize_t rc;
+
+	device_lock(dev);
+	if (dev->driver) {
+		device_for_each_child(dev, counts, count_namespaces);
+		rc = sysfs_emit(buf, "%d/%d\n", counts[0], counts[1]);
+	} else {
+		rc = -ENXIO;
+	}
+	device_unlock(dev);
+	return rc;
+}
+static DEVICE_ATTR_RO(init_namespaces);
+
+static ssize_t namespace_seed_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	struct nd_region *nd_region = to_nd_region(dev);
+	ssize_t rc;
+
+	device_lock(dev);
+	if (nd_region->ns_seed)
+		rc = sysfs_emit(buf, "%s\n", dev_name(nd_region->ns_seed));
+	else
+		rc = sysfs_emit(buf, "\n");
+	device_unlock(dev);
+	return rc;
+}
+static DEVICE_ATTR_RO(namespace_seed);
+
+static int revalidate_read_only(struct device *dev, void *data)
+{
+	struct nd_device_driver *nd_drv;
+
+	device_lock(dev);
+	if (dev->driver) {
+		nd_drv = to_nd_device_driver(dev->driver);
+		if (nd_drv->notify)
+			nd_drv->notify(dev, NVDIMM_REVALIDATE_RO);
+	}
+	device_unlock(dev);
+	return 0;
+}
+
+static ssize_t read_only_show(struct device *dev,
+			      struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", to_nd_region(dev)->ro);
+}
+
+static ssize_t read_only_store(struct device *dev,
+			       struct device_attribute *attr, const char *buf,
+			       size_t len)
+{
+	struct nd_region *nd_region = to_nd_region(dev);
+	bool ro;
+	int rc;
+
+	rc = nd_parse_bool(buf, &ro);
+	if (rc) {
+		dev_dbg(dev, "read_only: not a boolean\n");
+		return rc;
+	}
+	WRITE_ONCE(nd_region->ro, ro);
+	device_for_each_child(dev, NULL, revalidate_read_only);
+	return len;
+}
+static DEVICE_ATTR_RW(read_only);
+
+static ssize_t align_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
+{
+	return sysfs_emit(buf, "%#lx\n", to_nd_region(dev)->align);
+}
+
+static ssize_t align_store(struct device *dev, struct device_attribute *attr,
+			   const char *buf, size_t len)
+{
+	struct nd_region *nd_region = to_nd_region(dev);
+	u32 ways = max_t(u32, 1, nd_region->ndr_mappings);
+	unsigned long val;
+	int rc;
+
+	rc = kstrtoul(buf, 0, &val);
+	if (rc) {
+		dev_dbg(dev, "align: not a number\n");
+		return rc;
+	}
+	if (!val || val % (PAGE_SIZE * ways) || !is_power_of_2(val / ways) ||
+	    val > nd_region->res_size) {
+		dev_dbg(dev, "align %#lx: must be a power of 2 per DIMM, a multiple of %lu, at most the region size\n",
+			val, PAGE_SIZE * ways);
+		return -EINVAL;
+	}
+	device_lock(dev);
+	if (dev->driver) {
+		rc = -EBUSY;
+		dev_dbg(dev, "align: region is enabled\n");
+	} else {
+		nd_region->align = val;
+	}
+	device_unlock(dev);
+	return rc ? rc : len;
+}
+static DEVICE_ATTR_RW(align);
+
+static ssize_t resource_show(struct device *dev, struct device_attribute *attr,
+			     char *buf)
+{
+	return sysfs_emit(buf, "%#llx\n", to_nd_region(dev)->res_start);
+}
+static DEVICE_ATTR_ADMIN_RO(resource);
+
+static ssize_t deep_flush_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n",
+			  nd_region_has_flush_hints(to_nd_region(dev)));
+}
+
+static ssize_t deep_flush_store(struct device *dev,
+				struct device_attribute *attr, const char *buf,
+				size_t len)
+{
+	bool flush;
+	int rc;
+
+	rc = nd_parse_bool(buf, &flush);
+	if (rc)
+		return rc;
+	if (!flush) {
+		dev_dbg(dev, "deep_flush: only 1 is meaningful\n");
+		return -EINVAL;
+	}
+	nvdimm_flush(to_nd_region(dev));
+	return len;
+}
+static DEVICE_ATTR_RW(deep_flush);
+
+static ssize_t target_node_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", to_nd_region(dev)->target_node);
+}
+static DEVICE_ATTR_RO(target_node);
+
+static struct attribute *nd_region_attributes[] = {
+	&dev_attr_size.attr,
+	&dev_attr_align.attr,
+	&dev_attr_nstype.attr,
+	&dev_attr_mappings.attr,
+	&dev_attr_set_cookie.attr,
+	&dev_attr_available_size.attr,
+	&dev_attr_max_available_extent.attr,
+	&dev_attr_namespace_seed.attr,
+	&dev_attr_init_namespaces.attr,
+	&dev_attr_read_only.attr,
+	&dev_attr_resource.attr,
+	&dev_attr_deep_flush.attr,
+	&dev_attr_target_node.attr,
+	NULL,
+};
+
+static umode_t nd_region_visible(struct kobject *kobj, struct attribute *a,
+				 int n)
+{
+	struct device *dev = kobj_to_dev(kobj);
+	struct nd_region *nd_region = to_nd_region(dev);
+
+	if (a == &dev_attr_set_cookie.attr && !nd_region->nd_set)
+		return 0;
+	if (a == &dev_attr_target_node.attr &&
+	    nd_region->target_node == NUMA_NO_NODE)
+		return 0;
+	if (a == &dev_attr_deep_flush.attr && !nd_region->ndr_mappings)
+		return 0;
+	if (a == &dev_attr_deep_flush.attr &&
+	    !nd_region_has_flush_hints(nd_region))
+		return 0444;
+	return a->mode;
+}
+
+static const struct attribute_group nd_region_attribute_group = {
+	.attrs = nd_region_attributes,
+	.is_visible = nd_region_visible,
+};
+
+/* mappingN: "nmemX,dpa,length,position" (the 6.1 form; v47 reads 3 fields) */
+static ssize_t mappingN(struct device *dev, char *buf, int n)
+{
+	struct nd_region *nd_region = to_nd_region(dev);
+	struct nd_mapping *m;
+
+	if (n >= nd_region->ndr_mappings)
+		return -ENXIO;
+	m = &nd_region->mapping[n];
+	return sysfs_emit(buf, "%s,%llu,%llu,%d\n", dev_name(&m->nvdimm->dev),
+			  m->start, m->size, m->position);
+}
+
+#define ND_REGION_MAPPING_ATTR(idx)					\
+static ssize_t mapping##idx##_show(struct device *dev,			\
+				   struct device_attribute *attr,	\
+				   char *buf)				\
+{									\
+	return mappingN(dev, buf, idx);					\
+}									\
+static DEVICE_ATTR_RO(mapping##idx)
+
+ND_REGION_MAPPING_ATTR(0);
+ND_REGION_MAPPING_ATTR(1);
+ND_REGION_MAPPING_ATTR(2);
+ND_REGION_MAPPING_ATTR(3);
+ND_REGION_MAPPING_ATTR(4);
+ND_REGION_MAPPING_ATTR(5);
+ND_REGION_MAPPING_ATTR(6);
+ND_REGION_MAPPING_ATTR(7);
+ND_REGION_MAPPING_ATTR(8);
+ND_REGION_MAPPING_ATTR(9);
+ND_REGION_MAPPING_ATTR(10);
+ND_REGION_MAPPING_ATTR(11);
+ND_REGION_MAPPING_ATTR(12);
+ND_REGION_MAPPING_ATTR(13);
+ND_REGION_MAPPING_ATTR(14);
+ND_REGION_MAPPING_ATTR(15);
+ND_REGION_MAPPING_ATTR(16);
+ND_REGION_MAPPING_ATTR(17);
+ND_REGION_MAPPING_ATTR(18);
+ND_REGION_MAPPING_ATTR(19);
+ND_REGION_MAPPING_ATTR(20);
+ND_REGION_MAPPING_ATTR(21);
+ND_REGION_MAPPING_ATTR(22);
+ND_REGION_MAPPING_ATTR(23);
+ND_REGION_MAPPING_ATTR(24);
+ND_REGION_MAPPING_ATTR(25);
+ND_REGION_MAPPING_ATTR(26);
+ND_REGION_MAPPING_ATTR(27);
+ND_REGION_MAPPING_ATTR(28);
+ND_REGION_MAPPING_ATTR(29);
+ND_REGION_MAPPING_ATTR(30);
+ND_REGION_MAPPING_ATTR(31);
+
+static struct attribute *nd_mapping_attributes[] = {
+	&dev_attr_mapping0.attr, &dev_attr_mapping1.attr,
+	&dev_attr_mapping2.attr, &dev_attr_mapping3.attr,
+	&dev_attr_mapping4.attr, &dev_attr_mapping5.attr,
+	&dev_attr_mapping6.attr, &dev_attr_mapping7.attr,
+	&dev_attr_mapping8.attr, &dev_attr_mapping9.attr,
+	&dev_attr_mapping10.attr, &dev_attr_mapping11.attr,
+	&dev_attr_mapping12.attr, &dev_attr_mapping13.attr,
+	&dev_attr_mapping14.attr, &dev_attr_mapping15.attr,
+	&dev_attr_mapping16.attr, &dev_attr_mapping17.attr,
+	&dev_attr_mapping18.attr, &dev_attr_mapping19.attr,
+	&dev_attr_mapping20.attr, &dev_attr_mapping21.attr,
+	&dev_attr_mapping22.attr, &dev_attr_mapping23.attr,
+	&dev_attr_mapping24.attr, &dev_attr_mapping25.attr,
+	&dev_attr_mapping26.attr, &dev_attr_mapping27.attr,
+	&dev_attr_mapping28.attr, &dev_attr_mapping29.attr,
+	&dev_attr_mapping30.attr, &dev_attr_mapping31.attr,
+	NULL,
+};
+
+static umode_t nd_mapping_visible(struct kobject *kobj, struct attribute *a,
+				  int n)
+{
+	struct nd_region *nd_region = to_nd_region(kobj_to_dev(kobj));
+
+	return n < nd_region->ndr_mappings ? a->mode : 0;
+}
+
+static const struct attribute_group nd_mapping_attribute_group = {
+	.attrs = nd_mapping_attributes,
+	.is_visible = nd_mapping_visible,
+};
+
+static const struct attribute_group *nd_region_attribute_groups[] = {
+	&nd_device_attribute_group,
+	&nd_numa_attribute_group,
+	&nd_region_attribute_group,
+	&nd_mapping_attribute_group,
+	NULL,
+};
+
+static void nd_region_release(struct device *dev)
+{
+	struct nd_region *nd_region = to_nd_region(dev);
+	int i;
+
+	for (i = 0; i < nd_region->ndr_mappings; i++)
+		put_device(&nd_region->mapping[i].nvdimm->dev);
+	put_device(dev->parent);
+	ida_free(&region_ida, nd_region->id);
+	kfree(nd_region->nd_set);
+	kfree(nd_region);
+}
+
+const struct device_type nd_pmem_device_type = {
+	.name = "nd_pmem",
+	.release = nd_region_release,
+	.groups = nd_region_attribute_groups,
+};
+
+/**
+ * is_nd_region - whether a device is a regionN device
+ * @dev: any device
+ */
+bool is_nd_region(const struct device *dev)
+{
+	return dev->type == &nd_pmem_device_type;
+}
+
+static int nd_region_check_desc(struct nvdimm_bus *nvdimm_bus,
+				struct nd_region_desc *desc)
+{
+	struct device *dev = &nvdimm_bus->dev;
+	int i;
+
+	if (!desc->res || !resource_size(desc->res)) {
+		dev_err(dev, "PMEM region without an address range\n");
+		return -EINVAL;
+	}
+	if (desc->num_mappings > 32) {
+		dev_err(dev, "PMEM region with %u mappings (max 32)\n",
+			desc->num_mappings);
+		return -EINVAL;
+	}
+	for (i = 0; i < desc->num_mappings; i++) {
+		struct nd_mapping_desc *m = &desc->mapping[i];
+
+		if (!m->nvdimm || !m->size ||
+		    walk_to_nvdimm_bus(&m->nvdimm->dev) != nvdimm_bus) {
+			dev_err(dev, "PMEM region %pr: bad mapping %d\n",
+				desc->res, i);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/**
+ * nvdimm_pmem_region_create - register a PMEM region on a bus
+ * @nvdimm_bus: the bus
+ * @desc: the region's description; @desc->nd_set is copied
+ *
+ * The region lives until the bus is unregistered.  Returns NULL on
+ * failure (logged).
+ */
+struct nd_region *nvdimm_pmem_region_create(struct nvdimm_bus *nvdimm_bus,
+					    struct nd_region_desc *desc)
+{
+	struct nd_region *nd_region;
+	int i, id, rc;
+
+	if (nd_region_check_desc(nvdimm_bus, desc))
+		return NULL;
+
+	nd_region = kzalloc(struct_size(nd_region, mapping, desc->num_mappings),
+			    GFP_KERNEL);
+	if (!nd_region)
+		return NULL;
+	if (desc->nd_set && desc->num_mappings) {
+		nd_region->nd_set = kmemdup(desc->nd_set,
+					    sizeof(*desc->nd_set), GFP_KERNEL);
+		if (!nd_region->nd_set) {
+			kfree(nd_region);
+			return NULL;
+		}
+	}
+	id = ida_alloc(&region_ida, GFP_KERNEL);
+	if (id < 0) {
+		kfree(nd_region->nd_set);
+		kfree(nd_region);
+		return NULL;
+	}
+	nd_region->id = id;
+	nd_region->res_start = desc->res->start;
+	nd_region->res_size = resource_size(desc->res);
+	nd_region->provider_data = desc->provider_data;
+	nd_region->numa_node = desc->numa_node;
+	nd_region->target_node = desc->target_node;
+	nd_region->ndr_mappings = desc->num_mappings;
+	for (i = 0; i < desc->num_mappings; i++) {
+		struct nd_mapping_desc *m = &desc->mapping[i];
+
+		get_device(&m->nvdimm->dev);
+		nd_region->mapping[i].nvdimm = m->nvdimm;
+		nd_region->mapping[i].start = m->start;
+		nd_region->mapping[i].size = m->size;
+		nd_region->mapping[i].position = m->position;
+		if (test_bit(NDD_UNARMED, &m->nvdimm->desc.flags))
+			nd_region->ro = true;
+	}
+	nd_region->align = nd_region_default_align(nd_region);
+
+	device_initialize(&nd_region->dev);
+	nd_region->dev.parent = &nvdimm_bus->dev;
+	get_device(&nvdimm_bus->dev);
+	nd_region->dev.bus = &nvdimm_bus_type;
+	nd_region->dev.type = &nd_pmem_device_type;
+	nd_region->dev.groups = desc->attr_groups;
+	set_dev_node(&nd_region->dev, desc->numa_node);
+	rc = dev_set_name(&nd_region->dev, "region%d", id);
+	if (!rc)
+		rc = device_add(&nd_region->dev);
+	if (rc) {
+		dev_err(&nvdimm_bus->dev, "failed to register region%d: %d\n",
+			id, rc);
+		put_device(&nd_region->dev);
+		return NULL;
+	}
+	return nd_region;
+}
+EXPORT_SYMBOL_GPL(nvdimm_pmem_region_create);
