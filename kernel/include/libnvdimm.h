@@ -11,6 +11,7 @@
 #define __LIBNVDIMM_OOT_H__
 
 #include <linux/types.h>
+#include <linux/bits.h>
 #include <linux/ioport.h>
 #include <linux/sysfs.h>
 #include <linux/uuid.h>
@@ -20,7 +21,7 @@
 #ifndef ND_DEVICE_NAMESPACE_BLK
 #define ND_DEVICE_NAMESPACE_BLK 6
 #endif
-#define ND_DRIVER_NAMESPACE_BLK_MASK (1 << ND_DEVICE_NAMESPACE_BLK)
+#define ND_DRIVER_NAMESPACE_BLK_MASK BIT(ND_DEVICE_NAMESPACE_BLK)
 
 /* Largest envelope a command may carry through the ioctl path. */
 #define ND_IOCTL_MAX_BUFLEN (4UL << 20)

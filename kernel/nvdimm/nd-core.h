@@ -38,7 +38,7 @@ struct nvdimm_bus {
 	struct device dev;
 	int id;
 	struct device *ctl_dev;
-	struct mutex cmd_lock;
+	struct mutex cmd_lock; /* one provider command at a time */
 	struct rw_semaphore alive_lock;
 	bool alive;
 };
@@ -61,7 +61,7 @@ struct nvdimm {
 	int id;
 	atomic_t busy;
 	bool alive;
-	struct mutex cfg_lock;
+	struct mutex cfg_lock; /* protects cfg_* */
 	bool cfg_valid;
 	u32 cfg_size;
 	u32 cfg_xfer;

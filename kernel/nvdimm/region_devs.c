@@ -89,6 +89,7 @@ int nvdimm_flush(struct nd_region *nd_region)
 {
 	int i;
 
+	/* order the caller's non-temporal stores before the hint writes */
 	wmb();
 	if (!nd_region_has_flush_hints(nd_region))
 		return 0;
@@ -98,6 +99,7 @@ int nvdimm_flush(struct nd_region *nd_region)
 		if (nvdimm->desc.num_flush)
 			writeq(1, nvdimm->desc.flush_wpq[0]);
 	}
+	/* the hint writes themselves must be posted before we return */
 	wmb();
 	return 0;
 }

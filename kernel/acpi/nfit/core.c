@@ -60,8 +60,12 @@ static ssize_t bus_dsm_mask_show(struct device *dev,
 
 	return sysfs_emit(buf, "%#lx\n", acpi_desc->bus_dsm_mask);
 }
-static struct device_attribute dev_attr_bus_dsm_mask =
-	__ATTR(dsm_mask, 0444, bus_dsm_mask_show, NULL);
+
+/* "dsm_mask" exists for DIMMs too, hence the explicit initializer */
+static struct device_attribute dev_attr_bus_dsm_mask = {
+	.attr = { .name = "dsm_mask", .mode = 0444 },
+	.show = bus_dsm_mask_show,
+};
 
 static struct attribute *acpi_nfit_bus_attributes[] = {
 	&dev_attr_revision.attr,
@@ -115,12 +119,20 @@ static u32 nfit_be32(u32 v)
 	return swab32(le32_to_cpu((__force __le32)v));
 }
 
+static ssize_t dcr_show16(struct device *dev, char *buf, size_t offset)
+{
+	const u8 *dcr = (const u8 *)to_nfit_mem(dev)->dcr;
+
+	return sysfs_emit(buf, "0x%04x\n",
+			  nfit_be16(get_unaligned((const u16 *)(dcr + offset))));
+}
+
 #define NFIT_DCR_ATTR16(name, field)					\
 static ssize_t name##_show(struct device *dev,				\
 			   struct device_attribute *attr, char *buf)	\
 {									\
-	return sysfs_emit(buf, "0x%04x\n",				\
-			  nfit_be16(to_nfit_mem(dev)->dcr->field));	\
+	return dcr_show16(dev, buf,					\
+			  offsetof(struct acpi_nfit_control_region, field)); \
 }									\
 static DEVICE_ATTR_RO(name)
 

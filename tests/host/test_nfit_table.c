@@ -1,0 +1,1310 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Host unit tests of kernel/acpi/nfit/table.c on crafted tables.
+ *
+ * Every parse runs on an exact-size heap copy of the table so that
+ * AddressSanitizer catches any read past the bytes handed over.
+ * Output is TAP, closed by an "N passed, N failed" line.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nfit_builder.h"
+#include "nfit_invariants.h"
+
+struct tc {
+	struct nfit_builder b;
+	u8 *copy;
+	u32 copy_len;
+	struct nfit_sub *subs;
+	unsigned int max_subs;
+	struct nfit_table t;
+	int rc;
+	int nerr, ndbg;
+	size_t loglen;
+	char log[65536];
+	char map[512];
+};
+
+static int checks_failed;
+
+#define CHECK(cond)							\
+	do {								\
+		if (!(cond)) {						\
+			checks_failed++;				\
+			printf("#   %s:%d: CHECK(%s) failed\n",		\
+			       __FILE__, __LINE__, #cond);		\
+		}							\
+	} while (0)
+
+#define CHECK_INT(got, want)						\
+	do {								\
+		long long g_ = (long long)(got), w_ = (long long)(want); \
+		if (g_ != w_) {						\
+			checks_failed++;				\
+			printf("#   %s:%d: %s == %lld, expected %lld\n", \
+			       __FILE__, __LINE__, #got, g_, w_);	\
+		}							\
+	} while (0)
+
+#define CHECK_STR(got, want)						\
+	do {								\
+		const char *g_ = (got), *w_ = (want);			\
+		if (strcmp(g_, w_)) {					\
+			checks_failed++;				\
+			printf("#   %s:%d: %s == \"%s\", expected \"%s\"\n", \
+			       __FILE__, __LINE__, #got, g_, w_);	\
+		}							\
+	} while (0)
+
+#define CHECK_LOG(c, text)						\
+	do {								\
+		if (!strstr((c)->log, (text))) {			\
+			checks_failed++;				\
+			printf("#   %s:%d: log lacks \"%s\"\n",		\
+			       __FILE__, __LINE__, (text));		\
+		}							\
+	} while (0)
+
+static void test_log(void *ctx, bool error, const char *fmt, ...)
+{
+	struct tc *c = ctx;
+	va_list ap;
+	int n;
+
+	if (error)
+		c->nerr++;
+	else
+		c->ndbg++;
+	if (c->loglen + 8 >= sizeof(c->log))
+		return;
+	n = snprintf(c->log + c->loglen, sizeof(c->log) - c->loglen, "%s",
+		     error ? "E: " : "D: ");
+	c->loglen += n;
+	va_start(ap, fmt);
+	n = vsnprintf(c->log + c->loglen, sizeof(c->log) - c->loglen, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		c->loglen += (size_t)n < sizeof(c->log) - c->loglen ?
+			     (size_t)n : sizeof(c->log) - c->loglen - 1;
+}
+
+static void reset_parse(struct tc *c)
+{
+	free(c->copy);
+	free(c->subs);
+	c->copy = NULL;
+	c->subs = NULL;
+	c->nerr = 0;
+	c->ndbg = 0;
+	c->loglen = 0;
+	c->log[0] = '\0';
+}
+
+/* Parse the first @len bytes of the builder (zero padded past its end). */
+static int parse_n(struct tc *c, u32 len, bool with_log)
+{
+	const char *bad;
+
+	reset_parse(c);
+	c->copy_len = len;
+	c->copy = malloc(len ? len : 1);
+	memset(c->copy, 0, len);
+	memcpy(c->copy, c->b.buf, len < c->b.len ? len : c->b.len);
+	c->max_subs = nfit_table_max_subs(len);
+	c->subs = calloc(c->max_subs + 1, sizeof(*c->subs));
+	c->rc = nfit_table_parse(&c->t, len ? c->copy : NULL, len, c->subs,
+				 c->max_subs, with_log ? test_log : NULL, c);
+	bad = nfit_check_invariants(&c->t, c->rc, c->copy, len, c->max_subs);
+	if (bad) {
+		checks_failed++;
+		printf("#   invariant violated: %s\n", bad);
+	}
+	return c->rc;
+}
+
+static int parse(struct tc *c)
+{
+	return parse_n(c, c->b.len, true);
+}
+
+/* "1" per usable entry, "0" per rejected one, in table order. */
+static const char *usable_map(struct tc *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->t.nr_subs && i + 1 < sizeof(c->map); i++)
+		c->map[i] = c->t.subs[i].usable ? '1' : '0';
+	c->map[i] = '\0';
+	return c->map;
+}
+
+/* The parsed copy's counterpart of a builder entry pointer. */
+static const void *at(struct tc *c, const void *builder_ptr)
+{
+	return c->copy + ((const u8 *)builder_ptr - c->b.buf);
+}
+
+/* 1/0 for the usable flag of a builder entry, -1 if not listed. */
+static int state(struct tc *c, const void *builder_ptr)
+{
+	const void *p = at(c, builder_ptr);
+	unsigned int i;
+
+	for (i = 0; i < c->t.nr_subs; i++)
+		if ((const void *)c->t.subs[i].hdr == p)
+			return c->t.subs[i].usable;
+	return -1;
+}
+
+static struct acpi_table_nfit *hdr_of(struct tc *c)
+{
+	return (struct acpi_table_nfit *)c->b.buf;
+}
+
+/* ---- the canned tables ---- */
+
+static void t_qemu_ok(struct tc *c)
+{
+	struct nb_qemu q;
+	const struct acpi_nfit_memory_map *m;
+	const struct acpi_nfit_capabilities *cap;
+	unsigned int n = 0;
+	u64 cookie;
+
+	nb_build_qemu(&c->b, &q);
+	CHECK_INT(parse(c), 0);
+	CHECK_INT(c->t.nr_subs, 7);
+	CHECK_STR(usable_map(c), "1111111");
+	CHECK_INT(c->t.nr_unknown, 0);
+	CHECK_INT(c->t.revision, 1);
+	CHECK_INT(c->t.length, c->b.len);
+	CHECK(c->t.nfit == (const void *)c->copy);
+	CHECK_INT(c->nerr, 0);
+
+	CHECK(nfit_spa_by_index(&c->t, 2) == at(c, q.spa[0]));
+	CHECK(nfit_spa_by_index(&c->t, 4) == at(c, q.spa[1]));
+	CHECK(!nfit_spa_by_index(&c->t, 3));
+	CHECK(!nfit_spa_by_index(&c->t, 0));
+	CHECK(nfit_dcr_by_index(&c->t, 3) == at(c, q.dcr[0]));
+	CHECK(nfit_dcr_by_index(&c->t, 5) == at(c, q.dcr[1]));
+	CHECK(!nfit_dcr_by_index(&c->t, 2));
+	CHECK_INT(nfit_spa_kind(nfit_spa_by_index(&c->t, 2)), NFIT_SPA_PM);
+	CHECK_INT(nfit_spa_nr_memdevs(&c->t, 2), 1);
+	CHECK_INT(nfit_spa_nr_memdevs(&c->t, 4), 1);
+	CHECK_INT(nfit_spa_nr_memdevs(&c->t, 0), 0);
+	CHECK_INT(nfit_dcr_windows(nfit_dcr_by_index(&c->t, 3)), 0);
+	CHECK(!nfit_spa_location_cookie(nfit_spa_by_index(&c->t, 2),
+					&cookie));
+	CHECK(!nfit_bdw_by_dcr(&c->t, 3));
+	CHECK(!nfit_flush_by_handle(&c->t, 1));
+	CHECK(!nfit_idt_by_index(&c->t, 1));
+
+	nfit_for_each_usable(&c->t, m, ACPI_NFIT_TYPE_MEMORY_MAP) {
+		CHECK(m == at(c, q.memdev[n]));
+		CHECK_INT(m->device_handle, NB_QEMU_HANDLE(n));
+		n++;
+	}
+	CHECK_INT(n, 2);
+	n = 0;
+	nfit_for_each_usable(&c->t, cap, ACPI_NFIT_TYPE_CAPABILITIES) {
+		CHECK_INT(cap->capabilities, 3);
+		n++;
+	}
+	CHECK_INT(n, 1);
+}
+
+static void t_nfit_test0_ok(struct tc *c)
+{
+	const struct acpi_nfit_system_address *spa;
+	const struct acpi_nfit_memory_map *m;
+	struct nb_t0 t0;
+	unsigned int i, n, sets = 0;
+
+	nb_build_t0(&c->b, &t0);
+	CHECK_INT(parse(c), 0);
+	CHECK_INT(c->t.nr_subs, 10 + 14 + 4 + 4);
+	CHECK_STR(usable_map(c), "11111111111111111111111111111111");
+	CHECK_INT(c->nerr, 0);
+	CHECK_INT(nfit_spa_nr_memdevs(&c->t, 1), 2);
+	CHECK_INT(nfit_spa_nr_memdevs(&c->t, 2), 4);
+	for (i = 3; i <= 10; i++)
+		CHECK_INT(nfit_spa_nr_memdevs(&c->t, i), 1);
+	for (i = 0; i < NB_T0_DIMMS; i++) {
+		const struct acpi_nfit_control_region *dcr;
+
+		dcr = nfit_dcr_by_index(&c->t, 1 + i);
+		CHECK(dcr == at(c, t0.dcr[i]));
+		CHECK_INT(nfit_dcr_windows(dcr), 1);
+		CHECK_INT(nfit_dcr_flags(dcr), 0);
+		CHECK(nfit_bdw_by_dcr(&c->t, 1 + i) == at(c, t0.bdw[i]));
+		CHECK_INT(nfit_spa_kind(nfit_spa_by_index(&c->t, 3 + i)),
+			  NFIT_SPA_DCR);
+		CHECK_INT(nfit_spa_kind(nfit_spa_by_index(&c->t, 7 + i)),
+			  NFIT_SPA_BDW);
+	}
+	CHECK(!nfit_bdw_by_dcr(&c->t, 5));
+
+	/* nested iteration: each PM set, its members */
+	nfit_for_each_usable(&c->t, spa, ACPI_NFIT_TYPE_SYSTEM_ADDRESS) {
+		if (nfit_spa_kind(spa) != NFIT_SPA_PM)
+			continue;
+		n = 0;
+		nfit_for_each_usable(&c->t, m, ACPI_NFIT_TYPE_MEMORY_MAP)
+			if (m->range_index == spa->range_index) {
+				CHECK_INT(m->interleave_ways,
+					  spa->range_index == 1 ? 2 : 4);
+				n++;
+			}
+		CHECK_INT(n, spa->range_index == 1 ? 2 : 4);
+		sets++;
+	}
+	CHECK_INT(sets, 2);
+}
+
+static void t_max_subs(struct tc *c)
+{
+	struct nb_qemu q;
+
+	CHECK_INT(nfit_table_max_subs(0), 0);
+	CHECK_INT(nfit_table_max_subs(40), 0);
+	CHECK_INT(nfit_table_max_subs(43), 0);
+	CHECK_INT(nfit_table_max_subs(44), 1);
+	CHECK_INT(nfit_table_max_subs(0xffffffffU), (0xffffffffU - 40) / 4);
+
+	nb_build_qemu(&c->b, &q);
+	c->copy = malloc(c->b.len);
+	memcpy(c->copy, c->b.buf, c->b.len);
+	c->subs = calloc(7, sizeof(*c->subs));
+	CHECK_INT(nfit_table_parse(&c->t, c->copy, c->b.len, c->subs, 6,
+				   test_log, c), -ENOSPC);
+	CHECK_INT(c->t.nr_subs, 0);
+	CHECK(!c->t.nfit);
+	CHECK(!nfit_spa_by_index(&c->t, 2));
+	CHECK_INT(nfit_table_parse(&c->t, c->copy, c->b.len, c->subs, 7,
+				   test_log, c), 0);
+	CHECK_INT(c->t.nr_subs, 7);
+}
+
+/* ---- table-level refusals ---- */
+
+static void t_truncated(struct tc *c)
+{
+	struct nb_qemu q;
+
+	nb_build_qemu(&c->b, &q);
+	CHECK_INT(parse_n(c, c->b.len - 1, true), -EINVAL);
+	CHECK_INT(c->t.nr_subs, 0);
+	CHECK(!c->t.nfit);
+	CHECK(!nfit_spa_by_index(&c->t, 2));
+	CHECK_INT(c->nerr, 1);
+	CHECK_LOG(c, "only");
+}
+
+static void t_every_truncation(struct tc *c)
+{
+	struct nb_t0 t0;
+	u32 len, full;
+
+	nb_build_t0(&c->b, &t0);
+	full = c->b.len;
+	for (len = 0; len < full; len++)
+		CHECK_INT(parse_n(c, len, false), -EINVAL);
+	CHECK_INT(parse_n(c, full, false), 0);
+}
+
+static void t_tiny_buffer(struct tc *c)
+{
+	struct nb_qemu q;
+
+	nb_build_qemu(&c->b, &q);
+	CHECK_INT(parse_n(c, sizeof(struct acpi_table_nfit) - 1, true),
+		  -EINVAL);
+	CHECK_LOG(c, "cannot hold the table header");
+	CHECK_INT(parse_n(c, 0, true), -EINVAL);
+}
+
+static void t_header_len_short(struct tc *c)
+{
+	struct nb_qemu q;
+
+	nb_build_qemu(&c->b, &q);
+	hdr_of(c)->header.length = sizeof(struct acpi_table_nfit) - 1;
+	CHECK_INT(parse(c), -EINVAL);
+	CHECK_LOG(c, "shorter than the header");
+	CHECK_INT(c->t.nr_subs, 0);
+	hdr_of(c)->header.length = 0;
+	CHECK_INT(parse(c), -EINVAL);
+}
+
+static void t_empty_table(struct tc *c)
+{
+	unsigned int pos = 0;
+
+	nb_init(&c->b);
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_INT(c->t.nr_subs, 0);
+	CHECK_INT(c->t.length, sizeof(struct acpi_table_nfit));
+	CHECK(!nfit_next(&c->t, ACPI_NFIT_TYPE_MEMORY_MAP, &pos));
+	CHECK_INT(c->nerr, 0);
+}
+
+static void t_bad_signature(struct tc *c)
+{
+	struct nb_qemu q;
+
+	nb_build_qemu(&c->b, &q);
+	memcpy(hdr_of(c)->header.signature, "NFI", 4);
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), -EINVAL);
+	CHECK_LOG(c, "bad signature");
+}
+
+static void t_zero_length_sub(struct tc *c)
+{
+	struct acpi_nfit_header *h;
+
+	nb_init(&c->b);
+	nb_spa(&c->b, NB_SPA_LEN_ACPI60, 2, NFIT_SPA_PM, NB_QEMU_BASE,
+	       NB_QEMU_SIZE);
+	h = nb_append(&c->b, ACPI_NFIT_TYPE_MEMORY_MAP, 4);
+	h->length = 0;
+	nb_dcr(&c->b, NB_DCR_LEN_FULL, 3, 1, 0);
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), -EINVAL);
+	CHECK_LOG(c, "has length 0, table refused");
+	CHECK_INT(c->t.nr_subs, 0);
+}
+
+static void t_sub_shorter_than_header(struct tc *c)
+{
+	struct nb_qemu q;
+
+	nb_build_qemu(&c->b, &q);
+	q.memdev[1]->header.length = 3;
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), -EINVAL);
+	CHECK_LOG(c, "has length 3");
+}
+
+static void t_sub_past_end(struct tc *c)
+{
+	struct nb_qemu q;
+
+	nb_build_qemu(&c->b, &q);
+	q.cap->header.length = 32;	/* 16 bytes are left */
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), -EINVAL);
+	CHECK_LOG(c, "runs past the table end");
+	/* the same entry, with the buffer longer than the table */
+	CHECK_INT(parse_n(c, c->b.len + 64, true), -EINVAL);
+
+	/* one byte too long is enough */
+	q.cap->header.length = 17;
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), -EINVAL);
+	CHECK_LOG(c, "at offset 0x198 (length 17) runs past the table end");
+}
+
+static void t_stray_bytes(struct tc *c)
+{
+	struct nb_qemu q;
+	static const u8 junk[3] = { 1, 0, 0 };
+
+	nb_build_qemu(&c->b, &q);
+	nb_append_bytes(&c->b, junk, sizeof(junk));
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), -EINVAL);
+	CHECK_LOG(c, "3 stray bytes");
+}
+
+static void t_slack_after_table(struct tc *c)
+{
+	struct nb_qemu q;
+
+	nb_build_qemu(&c->b, &q);
+	CHECK_INT(parse_n(c, c->b.len + 100, true), 0);
+	CHECK_INT(c->t.length, c->b.len);
+	CHECK_STR(usable_map(c), "1111111");
+}
+
+static void t_bad_checksum(struct tc *c)
+{
+	struct nb_qemu q;
+
+	nb_build_qemu(&c->b, &q);
+	hdr_of(c)->header.checksum ^= 0x5a;
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "1111111");
+	CHECK_INT(c->nerr, 1);
+	CHECK_LOG(c, "E: NFIT: checksum mismatch");
+}
+
+static void t_revision(struct tc *c)
+{
+	struct nb_qemu q;
+
+	nb_build_qemu(&c->b, &q);
+	hdr_of(c)->header.revision = 2;
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_INT(c->t.revision, 2);
+}
+
+/* ---- too-short entries ---- */
+
+static void t_short_spa(struct tc *c)
+{
+	struct nb_qemu q;
+
+	nb_build_qemu(&c->b, &q);
+	nb_resize(&c->b, q.spa[0], 40);
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	/* the SPA, then its map (which references a range now missing) */
+	CHECK_STR(usable_map(c), "0011111");
+	CHECK_LOG(c, "SPA range at offset 0x28: length 40, needs 56");
+	CHECK_LOG(c, "references missing SPA range 2");
+	CHECK(!nfit_spa_by_index(&c->t, 2));
+	CHECK(nfit_spa_by_index(&c->t, 4));
+
+	nb_build_qemu(&c->b, &q);
+	nb_resize(&c->b, q.spa[0], NB_SPA_LEN_ACPI60 - 1);
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "0011111");
+}
+
+static void t_spa_location_cookie(struct tc *c)
+{
+#ifdef ACPI_NFIT_LOCATION_COOKIE_VALID
+	struct acpi_nfit_system_address *spa;
+	u64 cookie = 0;
+
+	nb_init(&c->b);
+	spa = nb_spa(&c->b, sizeof(*spa), 1, NFIT_SPA_PM, NB_QEMU_BASE,
+		     NB_QEMU_SIZE);
+	spa->flags |= ACPI_NFIT_LOCATION_COOKIE_VALID;
+	spa->location_cookie = 0x1122334455667788ULL;
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK(nfit_spa_location_cookie(nfit_spa_by_index(&c->t, 1), &cookie));
+	CHECK(cookie == 0x1122334455667788ULL);
+
+	spa->flags &= ~ACPI_NFIT_LOCATION_COOKIE_VALID;
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK(!nfit_spa_location_cookie(nfit_spa_by_index(&c->t, 1), &cookie));
+
+	/* flagged, but the entry stops before the cookie */
+	nb_init(&c->b);
+	spa = nb_spa(&c->b, NB_SPA_LEN_ACPI60, 1, NFIT_SPA_PM, NB_QEMU_BASE,
+		     NB_QEMU_SIZE);
+	spa->flags |= ACPI_NFIT_LOCATION_COOKIE_VALID;
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "1");
+	CHECK(!nfit_spa_location_cookie(nfit_spa_by_index(&c->t, 1), &cookie));
+#else
+	printf("# no location_cookie in these ACPICA headers\n");
+#endif
+}
+
+static void t_short_memdev(struct tc *c)
+{
+	struct nb_qemu q;
+
+	nb_build_qemu(&c->b, &q);
+	nb_resize(&c->b, q.memdev[0], 40);
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	/* a PM range no map references stays: nothing to check it against */
+	CHECK_STR(usable_map(c), "1011111");
+	CHECK_LOG(c, "memory device map at offset 0x60: length 40, needs 48");
+	CHECK_INT(nfit_spa_nr_memdevs(&c->t, 2), 0);
+	CHECK_INT(c->nerr, 1);
+}
+
+static void t_short_dcr(struct tc *c)
+{
+	struct nb_qemu q;
+	const struct acpi_nfit_control_region *dcr;
+
+	/* ACPI's 32-byte form, no block windows: accepted */
+	nb_build_qemu(&c->b, &q);
+	nb_resize(&c->b, q.dcr[0], NB_DCR_LEN_SHORT);
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "1111111");
+	CHECK_INT(c->nerr, 0);
+	dcr = nfit_dcr_by_index(&c->t, 3);
+	CHECK(dcr);
+	CHECK_INT(nfit_dcr_windows(dcr), 0);
+	CHECK_INT(nfit_dcr_flags(dcr), 0);
+
+	/* short form that claims windows: kept, windows ignored, warned */
+	nb_build_qemu(&c->b, &q);
+	q.dcr[0]->windows = 2;
+	q.dcr[0]->flags = ACPI_NFIT_CONTROL_BUFFERED;
+	nb_resize(&c->b, q.dcr[0], 40);
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "1111111");
+	CHECK_INT(c->nerr, 1);
+	CHECK_LOG(c, "control region 3: 2 block windows but no window fields");
+	dcr = nfit_dcr_by_index(&c->t, 3);
+	CHECK_INT(nfit_dcr_windows(dcr), 0);
+	CHECK_INT(nfit_dcr_flags(dcr), 0);
+
+	/* last in the buffer: the absent fields are never read */
+	nb_build_qemu(&c->b, &q);
+	nb_dcr(&c->b, NB_DCR_LEN_SHORT, 9, 9, 1);
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "11111111");
+	dcr = nfit_dcr_by_index(&c->t, 9);
+	CHECK(dcr && (const u8 *)dcr + 32 == c->copy + c->copy_len);
+	CHECK_INT(nfit_dcr_windows(dcr), 0);
+	CHECK_INT(nfit_dcr_flags(dcr), 0);
+
+	/* below the short form: rejected, and so is the map using it */
+	nb_build_qemu(&c->b, &q);
+	nb_resize(&c->b, q.dcr[0], NB_DCR_LEN_SHORT - 1);
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "1001111");
+	CHECK_LOG(c, "length 31, needs 32");
+	CHECK_LOG(c, "references missing control region 3");
+
+	/* full form with windows and flags */
+	nb_build_qemu(&c->b, &q);
+	q.dcr[1]->windows = 1;
+	q.dcr[1]->flags = ACPI_NFIT_CONTROL_BUFFERED;
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	dcr = nfit_dcr_by_index(&c->t, 5);
+	CHECK_INT(nfit_dcr_windows(dcr), 1);
+	CHECK_INT(nfit_dcr_flags(dcr), ACPI_NFIT_CONTROL_BUFFERED);
+}
+
+static void t_flush(struct tc *c)
+{
+	struct nb_qemu q;
+	struct acpi_nfit_flush_address *f;
+	const struct acpi_nfit_flush_address *got;
+
+	nb_build_qemu(&c->b, &q);
+	f = nb_flush(&c->b, NB_QEMU_HANDLE(0), 2);
+	nb_flush(&c->b, NB_QEMU_HANDLE(1), 0);
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "111111111");
+	got = nfit_flush_by_handle(&c->t, NB_QEMU_HANDLE(0));
+	CHECK(got == at(c, f));
+	CHECK_INT(got->hint_count, 2);
+	CHECK(nfit_flush_by_handle(&c->t, NB_QEMU_HANDLE(1)));
+	CHECK(!nfit_flush_by_handle(&c->t, 7));
+
+	/* two hints announced, room for one */
+	nb_resize(&c->b, f, 16 + 8);
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "111111101");
+	CHECK_LOG(c, "flush hint at offset 0x");
+	CHECK_LOG(c, "length 24, needs 32");
+	CHECK(!nfit_flush_by_handle(&c->t, NB_QEMU_HANDLE(0)));
+
+	/* shorter than the fixed part */
+	nb_build_qemu(&c->b, &q);
+	f = nb_flush(&c->b, NB_QEMU_HANDLE(0), 0);
+	nb_resize(&c->b, f, 12);
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "11111110");
+}
+
+static void t_flush_dup(struct tc *c)
+{
+	struct nb_qemu q;
+	struct acpi_nfit_flush_address *f;
+
+	nb_build_qemu(&c->b, &q);
+	f = nb_flush(&c->b, NB_QEMU_HANDLE(0), 1);
+	nb_flush(&c->b, NB_QEMU_HANDLE(0), 2);
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "111111110");
+	CHECK(nfit_flush_by_handle(&c->t, NB_QEMU_HANDLE(0)) == at(c, f));
+	CHECK_LOG(c, "duplicate device handle 0x1");
+}
+
+static void t_short_idt(struct tc *c)
+{
+	struct nb_qemu q;
+	struct acpi_nfit_interleave *idt;
+
+	nb_build_qemu(&c->b, &q);
+	idt = nb_idt(&c->b, 5, 3, 256);
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "11111111");
+	CHECK(nfit_idt_by_index(&c->t, 5) == at(c, idt));
+
+	nb_resize(&c->b, idt, 16 + 8);	/* 3 lines announced, 2 present */
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "11111110");
+	CHECK_LOG(c, "interleave table at offset 0x");
+	CHECK_LOG(c, "length 24, needs 28");
+	CHECK(!nfit_idt_by_index(&c->t, 5));
+
+	/* a line count whose size does not fit in 32 bits */
+	nb_build_qemu(&c->b, &q);
+	idt = nb_idt(&c->b, 5, 1, 256);
+	idt->line_count = 0xffffffffU;
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "11111110");
+	CHECK_LOG(c, "needs 17179869196");
+}
+
+static void t_idt_bad_geometry(struct tc *c)
+{
+	struct nb_qemu q;
+	struct acpi_nfit_interleave *idt;
+
+	nb_build_qemu(&c->b, &q);
+	idt = nb_idt(&c->b, 5, 0, 256);
+	q.memdev[0]->interleave_index = 5;
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "10111110");
+	CHECK_LOG(c, "interleave table 5: 0 lines of 256 bytes");
+
+	nb_build_qemu(&c->b, &q);
+	idt = nb_idt(&c->b, 5, 2, 0);
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "11111110");
+
+	nb_build_qemu(&c->b, &q);
+	nb_idt(&c->b, 0, 2, 256);
+	idt = nb_idt(&c->b, 6, 2, 256);
+	nb_idt(&c->b, 6, 4, 256);
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "1111111010");
+	CHECK(nfit_idt_by_index(&c->t, 6) == at(c, idt));
+	CHECK_LOG(c, "index 0 is reserved");
+	CHECK_LOG(c, "interleave table 6 at offset");
+}
+
+static void t_short_smbios_cap(struct tc *c)
+{
+	struct nb_qemu q;
+	struct acpi_nfit_smbios *s;
+
+	nb_build_qemu(&c->b, &q);
+	nb_smbios(&c->b, 0);	/* 8 bytes: no data, fine */
+	s = nb_smbios(&c->b, 0);
+	nb_resize(&c->b, s, 6);
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "111111110");
+	CHECK_LOG(c, "SMBIOS info at offset");
+
+	nb_build_qemu(&c->b, &q);
+	nb_resize(&c->b, q.cap, 12);
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "1111110");
+	CHECK_LOG(c, "platform capabilities at offset 0x198: length 12, needs 16");
+}
+
+/* ---- unknown types ---- */
+
+static void t_unknown_type(struct tc *c)
+{
+	struct nb_qemu q;
+	static const u8 ent[12] = { 0x42, 0x00, 12, 0x00, 0xde, 0xad };
+
+	nb_build_qemu(&c->b, &q);
+	nb_insert(&c->b, q.dcr[0], ent, sizeof(ent));
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_INT(c->t.nr_subs, 7);
+	CHECK_INT(c->t.nr_unknown, 1);
+	CHECK_STR(usable_map(c), "1111111");
+	CHECK_INT(c->nerr, 0);
+	CHECK_INT(c->ndbg, 1);
+	CHECK_LOG(c, "D: NFIT: skipping subtable of unknown type 66");
+	CHECK(nfit_dcr_by_index(&c->t, 3));
+}
+
+static void t_reserved_type(struct tc *c)
+{
+	struct nb_qemu q;
+	static const u8 bare8[4] = { ACPI_NFIT_TYPE_RESERVED, 0, 4, 0 };
+	static const u8 big[8] = { 0xff, 0xff, 8, 0, 1, 2, 3, 4 };
+
+	nb_build_qemu(&c->b, &q);
+	nb_insert(&c->b, q.spa[0], bare8, sizeof(bare8));
+	nb_append_bytes(&c->b, big, sizeof(big));
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_INT(c->t.nr_subs, 7);
+	CHECK_INT(c->t.nr_unknown, 2);
+	CHECK_STR(usable_map(c), "1111111");
+	CHECK_INT(c->nerr, 0);
+	CHECK_LOG(c, "unknown type 8 at offset 0x28");
+	CHECK_LOG(c, "unknown type 65535");
+}
+
+/* ---- SPA ranges ---- */
+
+static void t_spa_overlap(struct tc *c)
+{
+	struct nb_qemu q;
+
+	nb_build_qemu(&c->b, &q);
+	q.spa[1]->address = NB_QEMU_BASE + NB_QEMU_SIZE / 2;
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	/* the later range goes, and with it the map into it */
+	CHECK_STR(usable_map(c), "1110011");
+	CHECK_LOG(c, "SPA range 4 [0x144000000-0x14bffffff] overlaps SPA range 2");
+	CHECK(nfit_spa_by_index(&c->t, 2));
+	CHECK(!nfit_spa_by_index(&c->t, 4));
+
+	/* one byte of overlap */
+	nb_build_qemu(&c->b, &q);
+	q.spa[1]->address = NB_QEMU_BASE + NB_QEMU_SIZE - 1;
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "1110011");
+
+	/* contained in the earlier range */
+	nb_build_qemu(&c->b, &q);
+	q.spa[1]->address = NB_QEMU_BASE + 0x1000;
+	q.spa[1]->length = 0x1000;
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "1110011");
+}
+
+static void t_spa_overlap_kinds(struct tc *c)
+{
+	struct nb_qemu q;
+
+	/* volatile over PM: refused too */
+	nb_build_qemu(&c->b, &q);
+	nb_spa(&c->b, NB_SPA_LEN_ACPI60, 9, NFIT_SPA_VOLATILE,
+	       NB_QEMU_BASE + NB_QEMU_SIZE - 0x1000, 0x2000);
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "11111110");
+
+	/* a control region window inside a PM range is not checked */
+	nb_build_qemu(&c->b, &q);
+	nb_spa(&c->b, NB_SPA_LEN_ACPI60, 9, NFIT_SPA_DCR, NB_QEMU_BASE, 12);
+	nb_spa(&c->b, NB_SPA_LEN_ACPI60, 10, NFIT_SPA_UNKNOWN, NB_QEMU_BASE,
+	       0x1000);
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "111111111");
+	CHECK_INT(nfit_spa_kind(nfit_spa_by_index(&c->t, 10)),
+		  NFIT_SPA_UNKNOWN);
+
+	/* two volatile ranges */
+	nb_init(&c->b);
+	nb_spa(&c->b, NB_SPA_LEN_ACPI60, 1, NFIT_SPA_VOLATILE, 0x1000, 0x2000);
+	nb_spa(&c->b, NB_SPA_LEN_ACPI60, 2, NFIT_SPA_VOLATILE, 0x2000, 0x1000);
+	nb_spa(&c->b, NB_SPA_LEN_ACPI60, 3, NFIT_SPA_VOLATILE, 0x3000, 0x1000);
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "101");
+}
+
+static void t_spa_dup_index(struct tc *c)
+{
+	struct nb_qemu q;
+
+	nb_build_qemu(&c->b, &q);
+	q.spa[1]->range_index = NB_QEMU_SPA(0);
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	/* SPA 4 is gone, so map 1 (into 4) is too */
+	CHECK_STR(usable_map(c), "1110011");
+	CHECK(nfit_spa_by_index(&c->t, 2) == at(c, q.spa[0]));
+	CHECK_LOG(c, "SPA range 2 at offset 0xe0: duplicate index");
+	CHECK_LOG(c, "references missing SPA range 4");
+
+	/* a duplicate of a rejected (empty) range is still a duplicate */
+	nb_build_qemu(&c->b, &q);
+	q.spa[0]->length = 0;
+	q.spa[1]->range_index = NB_QEMU_SPA(0);
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "0010011");
+	CHECK(!nfit_spa_by_index(&c->t, 2));
+}
+
+static void t_spa_index_zero(struct tc *c)
+{
+	struct nb_qemu q;
+
+	nb_build_qemu(&c->b, &q);
+	q.spa[0]->range_index = 0;
+	q.memdev[0]->range_index = 0;	/* now an unmapped DIMM: fine */
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "0111111");
+	CHECK_LOG(c, "SPA range at offset 0x28: index 0 is reserved");
+	CHECK_INT(nfit_spa_nr_memdevs(&c->t, 0), 0);
+}
+
+static void t_spa_zero_length(struct tc *c)
+{
+	struct nb_qemu q;
+
+	nb_build_qemu(&c->b, &q);
+	q.spa[0]->length = 0;
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "0011111");
+	CHECK_LOG(c, "SPA range 2: zero length");
+}
+
+static void t_spa_overflow(struct tc *c)
+{
+	struct nb_qemu q;
+
+	nb_build_qemu(&c->b, &q);
+	q.spa[1]->address = 0xfffffffffffff000ULL;
+	q.spa[1]->length = 0x2000;
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "1110011");
+	CHECK_LOG(c, "SPA range 4: address 0xfffffffffffff000 + length 0x2000 overflows");
+
+	/* ending at the very last byte is fine */
+	q.spa[1]->length = 0x1000;
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "1111111");
+
+	q.spa[1]->address = 1;
+	q.spa[1]->length = ~0ULL;
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "1110011");
+}
+
+static void t_spa_kinds(struct tc *c)
+{
+	struct acpi_nfit_system_address spa;
+	int k;
+
+	(void)c;
+	memset(&spa, 0, sizeof(spa));
+	for (k = NFIT_SPA_UNKNOWN; k <= NFIT_SPA_PCD; k++) {
+		nb_guid(spa.range_guid, k);
+		CHECK_INT(nfit_spa_kind(&spa), k);
+	}
+	nb_guid(spa.range_guid, NFIT_SPA_PM);
+	spa.range_guid[15] ^= 1;
+	CHECK_INT(nfit_spa_kind(&spa), NFIT_SPA_UNKNOWN);
+}
+
+/* ---- control regions and block windows ---- */
+
+static void t_dcr_dup_index(struct tc *c)
+{
+	struct nb_qemu q;
+
+	nb_build_qemu(&c->b, &q);
+	q.dcr[1]->region_index = NB_QEMU_DCR(0);
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	/* map 1 loses its DCR 5; PM range 4 then has no map, and stays */
+	CHECK_STR(usable_map(c), "1111001");
+	CHECK(nfit_dcr_by_index(&c->t, 3) == at(c, q.dcr[0]));
+	CHECK_LOG(c, "control region 3 at offset 0x148: duplicate index");
+
+	nb_build_qemu(&c->b, &q);
+	q.dcr[0]->region_index = 0;
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "1001111");
+	CHECK_LOG(c, "control region at offset 0x90: index 0 is reserved");
+}
+
+static void t_bdw_refs(struct tc *c)
+{
+	struct nb_t0 t0;
+
+	nb_build_t0(&c->b, &t0);
+	t0.bdw[3]->region_index = 9;
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_INT(state(c, t0.bdw[3]), 0);
+	CHECK_INT(state(c, t0.bdw[2]), 1);
+	CHECK(!nfit_bdw_by_dcr(&c->t, 4));
+	CHECK(!nfit_bdw_by_dcr(&c->t, 9));
+	CHECK_LOG(c, "references missing control region 9");
+	CHECK_INT(c->nerr, 1);
+
+	nb_build_t0(&c->b, &t0);
+	t0.bdw[3]->region_index = 3;
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_INT(state(c, t0.bdw[3]), 0);
+	CHECK(nfit_bdw_by_dcr(&c->t, 3) == at(c, t0.bdw[2]));
+	CHECK_LOG(c, "second one for control region 3");
+
+	/* a window whose control region was rejected */
+	nb_build_t0(&c->b, &t0);
+	t0.dcr[0]->region_index = 0;
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_INT(state(c, t0.bdw[0]), 0);
+	CHECK_INT(state(c, t0.dcr[0]), 0);
+}
+
+/* ---- memory device maps ---- */
+
+static void t_memdev_missing_spa(struct tc *c)
+{
+	struct nb_qemu q;
+
+	nb_build_qemu(&c->b, &q);
+	q.memdev[0]->range_index = 9;
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "1011111");
+	CHECK_LOG(c, "memory device map at offset 0x60 (handle 0x1): references missing SPA range 9");
+	CHECK_INT(c->nerr, 1);
+}
+
+static void t_memdev_missing_dcr(struct tc *c)
+{
+	struct nb_qemu q;
+
+	nb_build_qemu(&c->b, &q);
+	q.memdev[1]->region_index = 7;
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "1111011");
+	CHECK_LOG(c, "(handle 0x2): references missing control region 7");
+
+	nb_build_qemu(&c->b, &q);
+	q.memdev[1]->region_index = 0;
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "1111011");
+}
+
+static void t_memdev_missing_idt(struct tc *c)
+{
+	struct nb_qemu q;
+
+	nb_build_qemu(&c->b, &q);
+	q.memdev[0]->interleave_index = 5;
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "1011111");
+	CHECK_LOG(c, "references missing interleave table 5");
+
+	nb_build_qemu(&c->b, &q);
+	q.memdev[0]->interleave_index = 5;
+	nb_idt(&c->b, 5, 1, 256);
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "11111111");
+	CHECK_INT(c->nerr, 0);
+}
+
+static void t_memdev_zero_ways(struct tc *c)
+{
+	struct nb_qemu q;
+
+	nb_build_qemu(&c->b, &q);
+	q.memdev[0]->interleave_ways = 0;
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "1011111");
+	CHECK_LOG(c, "zero interleave ways");
+}
+
+static void t_memdev_dup(struct tc *c)
+{
+	struct nb_qemu q;
+	struct acpi_nfit_memory_map *m;
+
+	nb_build_qemu(&c->b, &q);
+	m = nb_memdev(&c->b, NB_QEMU_HANDLE(0), NB_QEMU_SPA(0),
+		      NB_QEMU_DCR(0), NB_QEMU_SIZE, 0, 1);
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "11111110");
+	CHECK_INT(state(c, m), 0);
+	CHECK_INT(nfit_spa_nr_memdevs(&c->t, NB_QEMU_SPA(0)), 1);
+	CHECK_LOG(c, "handle 0x1 already mapped to SPA range 2");
+
+	/* same DIMM, another range: not a duplicate */
+	nb_build_qemu(&c->b, &q);
+	nb_spa(&c->b, NB_SPA_LEN_ACPI60, 9, NFIT_SPA_PM, 0x500000000ULL,
+	       0x1000);
+	nb_memdev(&c->b, NB_QEMU_HANDLE(0), 9, NB_QEMU_DCR(0), 0x1000, 0, 1);
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "111111111");
+}
+
+static void t_memdev_unmapped(struct tc *c)
+{
+	struct nb_qemu q;
+
+	nb_build_qemu(&c->b, &q);
+	q.memdev[1]->range_index = 0;
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "1111111");
+	CHECK_INT(nfit_spa_nr_memdevs(&c->t, 4), 0);
+	CHECK_INT(nfit_spa_nr_memdevs(&c->t, 0), 0);
+	CHECK_INT(c->nerr, 0);
+}
+
+/* ---- interleave sets ---- */
+
+static void t_iset_ways_mismatch(struct tc *c)
+{
+	struct nb_qemu q;
+
+	nb_build_qemu(&c->b, &q);
+	q.memdev[0]->interleave_ways = 2;	/* 2-way, one member */
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "0011111");
+	CHECK_LOG(c, "SPA range 2: interleave set incomplete (1 of 2 ways mapped)");
+	CHECK(!nfit_spa_by_index(&c->t, 2));
+	CHECK_INT(nfit_spa_nr_memdevs(&c->t, 2), 0);
+	/* the DIMM's control region stays for the driver */
+	CHECK(nfit_dcr_by_index(&c->t, 3));
+	CHECK_INT(c->nerr, 1);
+}
+
+static void t_iset_t0_mixed(struct tc *c)
+{
+	struct nb_t0 t0;
+	int i;
+
+	nb_build_t0(&c->b, &t0);
+	t0.memdev_pm1[3]->interleave_ways = 2;
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_INT(state(c, t0.spa_pm[1]), 0);
+	for (i = 0; i < NB_T0_DIMMS; i++) {
+		CHECK_INT(state(c, t0.memdev_pm1[i]), 0);
+		CHECK_INT(state(c, t0.memdev_dcr[i]), 1);
+		CHECK_INT(state(c, t0.memdev_bdw[i]), 1);
+		CHECK_INT(state(c, t0.dcr[i]), 1);
+	}
+	CHECK_INT(state(c, t0.spa_pm[0]), 1);
+	CHECK_INT(nfit_spa_nr_memdevs(&c->t, 1), 2);
+	CHECK_INT(nfit_spa_nr_memdevs(&c->t, 2), 0);
+	CHECK_STR(usable_map(c), "10111111111100001111111111111111");
+	CHECK_LOG(c, "SPA range 2: interleave set incomplete (4 maps disagree on interleave ways)");
+}
+
+static void t_iset_t0_member_missing(struct tc *c)
+{
+	struct nb_t0 t0;
+
+	nb_build_t0(&c->b, &t0);
+	t0.memdev_pm1[2]->region_index = 9;	/* that map is rejected */
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "10111111111100001111111111111111");
+	CHECK_LOG(c, "references missing control region 9");
+	CHECK_LOG(c, "interleave set incomplete (3 of 4 ways mapped)");
+}
+
+static void t_iset_too_many(struct tc *c)
+{
+	struct nb_t0 t0;
+
+	nb_build_t0(&c->b, &t0);
+	/* DIMM 2 also claims a share of the 2-way set 1 */
+	nb_memdev(&c->b, nb_t0_handle[2], 1, 3, NB_T0_DIMM_SIZE / 2, 0, 2);
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_INT(state(c, t0.spa_pm[0]), 0);
+	CHECK_INT(state(c, t0.memdev_pm0[0]), 0);
+	CHECK_INT(state(c, t0.memdev_pm0[1]), 0);
+	CHECK_INT(state(c, t0.spa_pm[1]), 1);
+	CHECK_INT(nfit_spa_nr_memdevs(&c->t, 2), 4);
+	CHECK_LOG(c, "interleave set incomplete (3 of 2 ways mapped)");
+}
+
+/* ---- order, logging, robustness ---- */
+
+static void t_any_order(struct tc *c)
+{
+	struct nb_qemu q;
+	struct nfit_builder *fwd = malloc(sizeof(*fwd));
+	const u8 *ents[7];
+	int i;
+
+	nb_build_qemu(fwd, &q);
+	ents[0] = (u8 *)q.spa[0];
+	ents[1] = (u8 *)q.memdev[0];
+	ents[2] = (u8 *)q.dcr[0];
+	ents[3] = (u8 *)q.spa[1];
+	ents[4] = (u8 *)q.memdev[1];
+	ents[5] = (u8 *)q.dcr[1];
+	ents[6] = (u8 *)q.cap;
+	nb_init(&c->b);
+	for (i = 6; i >= 0; i--)
+		nb_append_bytes(&c->b, ents[i],
+				((const struct acpi_nfit_header *)ents[i])->length);
+	nb_finish(&c->b);
+	free(fwd);
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "1111111");
+	CHECK_INT(c->nerr, 0);
+	CHECK_INT(nfit_spa_nr_memdevs(&c->t, 2), 1);
+}
+
+static void t_null_log(struct tc *c)
+{
+	struct nb_qemu q;
+
+	nb_build_qemu(&c->b, &q);
+	q.memdev[0]->interleave_ways = 2;
+	q.spa[1]->length = 0;
+	hdr_of(c)->header.checksum ^= 1;
+	CHECK_INT(parse_n(c, c->b.len, false), 0);
+	CHECK_STR(usable_map(c), "0010011");
+	CHECK_INT(c->nerr + c->ndbg, 0);
+	CHECK_INT(parse_n(c, c->b.len - 1, false), -EINVAL);
+}
+
+/* Every single-byte corruption of both canned tables, under ASan. */
+static void t_byte_mutations(struct tc *c)
+{
+	static const u8 vals[] = { 0x00, 0x01, 0x04, 0x7f, 0x80, 0xff };
+	struct nfit_builder *orig = malloc(sizeof(*orig));
+	struct nb_t0 t0;
+	struct nb_qemu q;
+	int pass;
+	u32 i, v;
+
+	for (pass = 0; pass < 2; pass++) {
+		if (pass)
+			nb_build_t0(orig, &t0);
+		else
+			nb_build_qemu(orig, &q);
+		for (i = 0; i < orig->len; i++) {
+			for (v = 0; v < sizeof(vals); v++) {
+				memcpy(&c->b, orig, sizeof(*orig));
+				c->b.buf[i] = vals[v];
+				parse_n(c, c->b.len, false);
+			}
+		}
+	}
+	free(orig);
+}
+
+struct test {
+	const char *name;
+	void (*fn)(struct tc *c);
+};
+
+static const struct test tests[] = {
+	{ "qemu-like table: 2 DIMMs, all usable, lookups", t_qemu_ok },
+	{ "nfit_test.0 topology: 4 DIMMs, 2 interleave sets, DCR+BDW", t_nfit_test0_ok },
+	{ "max_subs bound and -ENOSPC", t_max_subs },
+	{ "truncated table (length > buffer) refused", t_truncated },
+	{ "every truncation of nfit_test.0 refused", t_every_truncation },
+	{ "buffer smaller than the table header refused", t_tiny_buffer },
+	{ "header length shorter than the header refused", t_header_len_short },
+	{ "table with no subtables", t_empty_table },
+	{ "bad signature refused", t_bad_signature },
+	{ "zero-length subtable refused", t_zero_length_sub },
+	{ "subtable shorter than its header refused", t_sub_shorter_than_header },
+	{ "subtable running past the end refused", t_sub_past_end },
+	{ "stray bytes after the last subtable refused", t_stray_bytes },
+	{ "buffer longer than the table", t_slack_after_table },
+	{ "bad checksum: warning only", t_bad_checksum },
+	{ "revision recorded", t_revision },
+	{ "too-short SPA rejected, its map too", t_short_spa },
+	{ "SPA location cookie only when present and valid", t_spa_location_cookie },
+	{ "too-short memdev rejected", t_short_memdev },
+	{ "short-form DCR accepted, too-short DCR rejected", t_short_dcr },
+	{ "flush hints: lookup, too short for hint_count", t_flush },
+	{ "flush hints: duplicate handle", t_flush_dup },
+	{ "interleave table: too short for line_count", t_short_idt },
+	{ "interleave table: zero lines/size, index 0, duplicate", t_idt_bad_geometry },
+	{ "too-short SMBIOS and capabilities", t_short_smbios_cap },
+	{ "unknown type 0x42 skipped", t_unknown_type },
+	{ "reserved types skipped", t_reserved_type },
+	{ "overlapping PM ranges: later rejected", t_spa_overlap },
+	{ "overlap across volatile/PM only", t_spa_overlap_kinds },
+	{ "duplicate SPA range index", t_spa_dup_index },
+	{ "SPA range index 0", t_spa_index_zero },
+	{ "SPA zero length", t_spa_zero_length },
+	{ "SPA address + length overflow", t_spa_overflow },
+	{ "SPA range type GUIDs", t_spa_kinds },
+	{ "duplicate and zero DCR index", t_dcr_dup_index },
+	{ "BDW without DCR, second BDW for a DCR", t_bdw_refs },
+	{ "memdev referencing missing SPA", t_memdev_missing_spa },
+	{ "memdev referencing missing DCR", t_memdev_missing_dcr },
+	{ "memdev referencing missing interleave table", t_memdev_missing_idt },
+	{ "memdev with zero interleave ways", t_memdev_zero_ways },
+	{ "duplicate (handle, range) memdev", t_memdev_dup },
+	{ "memdev with range index 0 (unmapped DIMM)", t_memdev_unmapped },
+	{ "interleave ways mismatch: 2-way SPA, one memdev", t_iset_ways_mismatch },
+	{ "nfit_test.0: members disagree on ways", t_iset_t0_mixed },
+	{ "nfit_test.0: rejected member breaks the set", t_iset_t0_member_missing },
+	{ "more members than ways", t_iset_too_many },
+	{ "subtable order does not matter", t_any_order },
+	{ "NULL log callback", t_null_log },
+	{ "single-byte mutations keep the invariants", t_byte_mutations },
+};
+
+int main(void)
+{
+	unsigned int i, n = sizeof(tests) / sizeof(tests[0]);
+	unsigned int passed = 0, failed = 0;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("1..%u\n", n);
+	for (i = 0; i < n; i++) {
+		struct tc *c = calloc(1, sizeof(*c));
+
+		checks_failed = 0;
+		tests[i].fn(c);
+		if (checks_failed) {
+			failed++;
+			printf("not ok %u - %s\n", i + 1, tests[i].name);
+			if (c->loglen) {
+				char *line = strtok(c->log, "\n");
+
+				for (; line; line = strtok(NULL, "\n"))
+					printf("#   log: %s\n", line);
+			}
+		} else {
+			passed++;
+			printf("ok %u - %s\n", i + 1, tests[i].name);
+		}
+		reset_parse(c);
+		free(c);
+	}
+	printf("%u passed, %u failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
