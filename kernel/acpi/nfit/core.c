@@ -303,7 +303,8 @@ static int nfit_dimm_cmd_in_len(unsigned int cmd, const void *buf,
 	case ND_CMD_GET_CONFIG_SIZE:
 		return 0;
 	case ND_CMD_GET_CONFIG_DATA:
-		return sizeof(struct nd_cmd_get_config_data_hdr);
+		/* in_offset, in_length; the uapi header's status is output */
+		return 2 * sizeof(u32);
 	case ND_CMD_SET_CONFIG_DATA:
 		return sizeof(struct nd_cmd_set_config_hdr) +
 			get_unaligned((const u32 *)(buf + 4));
