@@ -167,17 +167,29 @@ int nvdimm_config_limits(struct nvdimm *nvdimm)
 	return rc;
 }
 
-/* Label transfers must stay inside the area and within max_xfer. */
+/*
+ * Label transfers must have a length, stay within max_xfer and start
+ * inside the area.  A write must end inside it; a read that runs past
+ * the end is served up to the end and reports the rest as a short
+ * transfer (*len is clamped): ndctl v47 always asks for whole max_xfer
+ * chunks, and QEMU's max_xfer does not divide its area.
+ */
 static int nd_check_label_xfer(struct nvdimm_bus *nvdimm_bus,
 			       struct nvdimm *nvdimm, unsigned int cmd,
-			       const void *hdr)
+			       const void *hdr, u32 *len)
 {
 	const struct nd_cmd_get_config_data_hdr *xfer = hdr;
+	const char *op = cmd == ND_CMD_SET_CONFIG_DATA ? "write" : "read";
 	int rc;
 
 	if (cmd != ND_CMD_GET_CONFIG_DATA && cmd != ND_CMD_SET_CONFIG_DATA)
 		return 0;
 
+	*len = xfer->in_length;
+	if (!xfer->in_length) {
+		dev_dbg(&nvdimm->dev, "label %s of length 0\n", op);
+		return -EINVAL;
+	}
 	rc = __nvdimm_config_limits(nvdimm_bus, nvdimm);
 	if (rc == -ENOTTY)
 		return 0;
@@ -185,20 +197,22 @@ static int nd_check_label_xfer(struct nvdimm_bus *nvdimm_bus,
 		return rc;
 	if (xfer->in_length > nvdimm->cfg_xfer) {
 		dev_dbg(&nvdimm->dev, "label %s length %u over max_xfer %u\n",
-			cmd == ND_CMD_SET_CONFIG_DATA ? "write" : "read",
-			xfer->in_length, nvdimm->cfg_xfer);
+			op, xfer->in_length, nvdimm->cfg_xfer);
 		return -EINVAL;
 	}
-	if ((u64)xfer->in_offset + xfer->in_length > nvdimm->cfg_size) {
+	if (xfer->in_offset >= nvdimm->cfg_size ||
+	    (cmd == ND_CMD_SET_CONFIG_DATA &&
+	     (u64)xfer->in_offset + xfer->in_length > nvdimm->cfg_size)) {
 		dev_dbg(&nvdimm->dev, "label %s [%u, +%u) outside area of %u\n",
-			cmd == ND_CMD_SET_CONFIG_DATA ? "write" : "read",
-			xfer->in_offset, xfer->in_length, nvdimm->cfg_size);
+			op, xfer->in_offset, xfer->in_length, nvdimm->cfg_size);
 		return -EINVAL;
 	}
 	if (cmd == ND_CMD_SET_CONFIG_DATA && atomic_read(&nvdimm->busy)) {
 		dev_dbg(&nvdimm->dev, "label write refused: DIMM active\n");
 		return -EBUSY;
 	}
+	*len = min_t(u64, xfer->in_length,
+		     (u64)nvdimm->cfg_size - xfer->in_offset);
 	return 0;
 }
 
@@ -221,7 +235,8 @@ long nd_cmd_submit(struct nvdimm_bus *nvdimm_bus, struct nvdimm *nvdimm,
 	unsigned int cmd = _IOC_NR(ioctl_cmd);
 	const struct nd_cmd_layout *l;
 	u8 hdr[sizeof(struct nd_cmd_pkg)];
-	u64 in_len, out_len;
+	u64 in_len, out_len, unserved = 0;
+	u32 xfer_len = 0;
 	void *buf;
 	int rc, cmd_rc = 0;
 
@@ -252,9 +267,14 @@ long nd_cmd_submit(struct nvdimm_bus *nvdimm_bus, struct nvdimm *nvdimm,
 
 	down_read(&nvdimm_bus->alive_lock);
 	if (nvdimm) {
-		rc = nd_check_label_xfer(nvdimm_bus, nvdimm, cmd, hdr);
+		rc = nd_check_label_xfer(nvdimm_bus, nvdimm, cmd, hdr,
+					 &xfer_len);
 		if (rc)
 			goto out_unlock;
+		if (cmd == ND_CMD_GET_CONFIG_DATA) {
+			unserved = out_len - 4 - xfer_len;
+			out_len -= unserved;
+		}
 	}
 
 	buf = kvzalloc(in_len + out_len, GFP_KERNEL);
@@ -272,14 +292,19 @@ long nd_cmd_submit(struct nvdimm_bus *nvdimm_bus, struct nvdimm *nvdimm,
 		goto out_free;
 	}
 
+	if (unserved)	/* ask the firmware only for what exists */
+		put_unaligned((u32)(out_len - 4), (u32 *)(buf + 4));
 	rc = nd_call_provider(nvdimm_bus, nvdimm, cmd, buf, in_len + out_len,
 			      &cmd_rc);
 	if (rc < 0) {
 		dev_dbg(dev, "command %u failed: %d\n", cmd, rc);
 		goto out_free;
 	}
+	memcpy(buf, hdr, l->in_hdr);
 	if (copy_to_user(arg, buf, in_len + out_len))
 		rc = -EFAULT;
+	else
+		rc += unserved;
 out_free:
 	kvfree(buf);
 out_unlock:
