@@ -1,0 +1,114 @@
+# libnvdimm -- top-level Makefile: install, fetch, build, boot, test.
+#
+#   make run     boot our modules on QEMU's NVDIMMs, show the topology
+#                (INTERACTIVE=1: a shell in the guest; SET=stock: Debian's modules)
+#   make check   deps + kernel + modules + host-check + guest suites,
+#                ends with "N passed, N failed[, N skipped]"
+#   make check-stock   only the oracle boots (Debian's modules)
+#   make bench   fio on /dev/pmem0, ours vs stock
+#
+# Steps: deps kernel modules host-check tools initramfs.  Kernel variables
+# come from build/kernel.mk (scripts/fetch-kernel.sh); every one of them,
+# and MODULES_DIR / TEST_MODULES_DIR, can be overridden on the command line
+# (e.g. a debug kernel: make check VMLINUZ=... STOCK_MODDIR=... KVER=...).
+
+SHELL := /bin/bash
+TOP := $(CURDIR)
+BUILD := $(TOP)/build
+PYTHON ?= python3
+NVT = $(PYTHON) $(TOP)/vm/nvt.py
+
+-include $(BUILD)/kernel.mk
+
+MODULES_DIR ?= $(BUILD)/modules
+TEST_MODULES_DIR ?= $(BUILD)/test-modules
+SET ?= ours
+PLATFORM ?= qemu
+export KVER VMLINUZ STOCK_MODDIR MODULES_DIR TEST_MODULES_DIR
+export NVT_TIMEOUT NVT_ACCEL NVT_MEM NVT_SMP NVT_APPEND NVT_LOGS NVT_GUEST_OUT VMLINUX
+
+GUEST_TOOLS := $(patsubst tests/guest/tools/%.c,$(BUILD)/guest-tools/%,$(wildcard tests/guest/tools/*.c))
+SUBMAKE = $(MAKE) --no-print-directory
+
+.PHONY: all help deps kernel modules host-check tools initramfs run check \
+	check-stock bench clean _modules _host-check _initramfs _run _check \
+	_check-stock _bench
+
+all: modules
+
+help:
+	@sed -n '2,14p' Makefile | sed 's/^# \{0,1\}//'
+
+deps:
+	@scripts/install-deps.sh
+
+kernel: deps
+	@scripts/fetch-kernel.sh
+
+# The kernel build (kernel/Makefile, the lead's) gets KDIR and OUT; it puts
+# libnvdimm.ko nfit.ko nd_pmem.ko ... into build/modules/.
+modules: kernel
+	@$(SUBMAKE) _modules
+_modules:
+	@if [ -f kernel/Makefile ]; then \
+		echo "build: kernel modules against $(KVER) -> build/modules/"; \
+		$(MAKE) -C kernel KDIR=$(KDIR) OUT=$(MODULES_DIR) KVER=$(KVER) \
+			KHDR_COMMON=$(KHDR_COMMON); \
+	else \
+		echo "build: kernel/Makefile not there yet, no modules built"; \
+	fi
+
+host-check: kernel
+	@$(SUBMAKE) _host-check
+_host-check:
+	@if [ -f tests/host/Makefile ]; then \
+		echo "test: host unit tests (tests/host)"; \
+		$(MAKE) -C tests/host check KHDR_COMMON=$(KHDR_COMMON) KDIR=$(KDIR); \
+	else \
+		echo "test: tests/host/Makefile not there yet, no host unit tests"; \
+	fi
+
+# static guest tools, built against the uapi headers of linux-libc-dev
+tools: $(GUEST_TOOLS)
+$(BUILD)/guest-tools/%: tests/guest/tools/%.c
+	@mkdir -p $(@D)
+	@echo "build: guest tool $*"
+	@gcc -static -O2 -Wall -Werror -o $@ $<
+
+initramfs: kernel tools
+	@$(SUBMAKE) _initramfs
+_initramfs:
+	@$(NVT) image --set stock
+	@if ls $(MODULES_DIR)/*.ko >/dev/null 2>&1; then $(NVT) image --set ours; \
+	else echo "image: $(MODULES_DIR)/*.ko missing, no 'ours' image"; fi
+
+run: modules tools
+	@$(SUBMAKE) _run
+_run:
+	@$(NVT) run --set $(SET) --platform $(PLATFORM) $(if $(INTERACTIVE),--interactive)
+
+# Every step runs even if an earlier one failed; failures are counted in
+# the final line.  A failed module build is not booted (no stale modules).
+check: kernel
+	@$(SUBMAKE) _check
+_check:
+	@mkdir -p $(BUILD); steps=; \
+	$(SUBMAKE) _modules || steps="$$steps modules"; \
+	$(SUBMAKE) _host-check 2>&1 | tee $(BUILD)/host-check.log; \
+	[ $${PIPESTATUS[0]} = 0 ] || steps="$$steps host-check"; \
+	$(SUBMAKE) tools || steps="$$steps tools"; \
+	$(NVT) check --failed-steps "$$steps" --host-log $(BUILD)/host-check.log
+
+check-stock: kernel tools
+	@$(SUBMAKE) _check-stock
+_check-stock:
+	@$(NVT) check --sets stock
+
+bench: modules tools
+	@$(SUBMAKE) _bench
+_bench:
+	@$(NVT) bench
+
+clean:
+	rm -rf $(BUILD)
+	@if [ -f kernel/Makefile ]; then $(MAKE) -C kernel clean KDIR=$(KDIR) OUT=$(MODULES_DIR) || true; fi

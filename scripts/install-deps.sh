@@ -1,0 +1,42 @@
+#!/bin/bash
+# Install the Debian 12 packages the build-and-boot loop needs, and only
+# those that are missing.  apt-get update runs only if something must be
+# installed.  Never installs a kernel image on the host.
+set -euo pipefail
+
+PKGS=(
+	make gcc gcc-12 libc6-dev linux-libc-dev   # host tools, static guest tools
+	kmod                                      # depmod for the guest module sets
+	cpio gzip xz-utils busybox-static        # initramfs, vmlinux extraction
+	rsync                                     # kernel/Makefile mirrors the sources
+	qemu-system-x86                           # the VM (TCG)
+	ndctl                                     # 76.1: binary + libs copied into the guest
+	fio                                       # make bench (guest)
+	sparse                                    # make C=1
+	python3 jq                                # harness, JSON comparison
+	linux-source-6.1                          # checkpatch.pl, reference
+	coreutils util-linux                      # timeout, etc.
+)
+
+missing=()
+for p in "${PKGS[@]}"; do
+	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	case $st in *" installed") ;; *) missing+=("$p");; esac
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+	echo "deps: all ${#PKGS[@]} packages present"
+	exit 0
+fi
+
+echo "deps: installing ${missing[*]}"
+if [ "$(id -u)" != 0 ]; then
+	SUDO=sudo
+	command -v sudo >/dev/null || { echo "deps: need root to install ${missing[*]}" >&2; exit 1; }
+else
+	SUDO=
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "deps: done"

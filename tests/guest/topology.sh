@@ -1,0 +1,13 @@
+# topology: save `ndctl list -BDRN` (Debian ndctl 76.1) for the host-side
+# comparison against the oracle (tests/guest/compare-topology.py).
+. /nvt/lib.sh
+
+nd_settle
+if ndctl list -BDRN > $NVT_OUT/topology.json 2> /tmp/topology.err; then
+	ok "ndctl list -BDRN -> topology.json ($(wc -c < $NVT_OUT/topology.json) bytes)"
+	sed 's/^/#   /' $NVT_OUT/topology.json
+else
+	nok "ndctl list -BDRN failed"
+	sed 's/^/#   /' /tmp/topology.err
+fi
+ndctl list -BDRNi > $NVT_OUT/topology-all.json 2>/dev/null
