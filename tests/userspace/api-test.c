@@ -1,0 +1,664 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * libndctl API tests against fake sysfs trees (built by fakesys.py).
+ * Prints "PASS desc" / "FAIL desc" lines; run.sh turns them into TAP.
+ *
+ * usage: api-test doc42 ROOT        (ROOT from `fakesys.py ROOT nfit_test`)
+ *        api-test robust ROOT       (ROOT from `fakesys.py ROOT qemu-labelled`)
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <ndctl/libndctl.h>
+
+static int failures;
+
+#define CHECK(cond, ...) do { \
+	char _d[256]; \
+	snprintf(_d, sizeof(_d), __VA_ARGS__); \
+	if (cond) printf("PASS %s\n", _d); \
+	else { printf("FAIL %s (%s:%d)\n", _d, __FILE__, __LINE__); failures++; } \
+} while (0)
+
+static char root[PATH_MAX];
+
+static void set_roots(const char *r)
+{
+	char p[PATH_MAX];
+
+	snprintf(root, sizeof(root), "%s", r);
+	snprintf(p, sizeof(p), "%s/sys", r);
+	setenv("NDCTL_SYSFS_ROOT", p, 1);
+	snprintf(p, sizeof(p), "%s/dev", r);
+	setenv("NDCTL_DEV_ROOT", p, 1);
+}
+
+/* read a fake attribute file back, raw (NUL included) */
+static int slurp(const char *dir, const char *attr, char *buf, size_t len)
+{
+	char p[PATH_MAX];
+	ssize_t n;
+	int fd;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, attr);
+	fd = open(p, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return n;
+}
+
+static int count_lines;
+static void quiet_log(struct ndctl_ctx *ctx, int prio, const char *file,
+		int line, const char *fn, const char *fmt, va_list args)
+{
+	(void)ctx; (void)prio; (void)file; (void)line; (void)fn; (void)fmt;
+	(void)args;
+	count_lines++;
+}
+
+/* ---- the v4.2 document's examples, literally ---- */
+
+static struct ndctl_bus *get_bus_by_provider(struct ndctl_ctx *ctx,
+		const char *provider)
+{
+	struct ndctl_bus *bus;
+
+	ndctl_bus_foreach(ctx, bus)
+		if (strcmp(provider, ndctl_bus_get_provider(bus)) == 0)
+			return bus;
+
+	return NULL;
+}
+
+static struct ndctl_dimm *get_dimm_by_handle(struct ndctl_bus *bus,
+		unsigned int handle)
+{
+	struct ndctl_dimm *dimm;
+
+	ndctl_dimm_foreach(bus, dimm)
+		if (ndctl_dimm_get_handle(dimm) == handle)
+			return dimm;
+
+	return NULL;
+}
+
+#define DIMM_HANDLE(n, s, i, c, d) \
+	(((n & 0xfff) << 16) | ((s & 0xf) << 12) | ((i & 0xf) << 8) \
+	 | ((c & 0xf) << 4) | (d & 0xf))
+
+static struct ndctl_region *get_pmem_region_by_spa_index(struct ndctl_bus *bus,
+		unsigned int spa_index)
+{
+	struct ndctl_region *region;
+
+	ndctl_region_foreach(bus, region) {
+		if (ndctl_region_get_type(region) != ND_DEVICE_REGION_PMEM)
+			continue;
+		if (ndctl_region_get_spa_index(region) == spa_index)
+			return region;
+	}
+	return NULL;
+}
+
+static struct ndctl_region *get_blk_region_by_dimm_handle(struct ndctl_bus *bus,
+		unsigned int handle)
+{
+	struct ndctl_region *region;
+
+	ndctl_region_foreach(bus, region) {
+		struct ndctl_mapping *map;
+
+		if (ndctl_region_get_type(region) != ND_DEVICE_REGION_BLOCK)
+			continue;
+		ndctl_mapping_foreach(region, map) {
+			struct ndctl_dimm *dimm = ndctl_mapping_get_dimm(map);
+
+			if (ndctl_dimm_get_handle(dimm) == handle)
+				return region;
+		}
+	}
+	return NULL;
+}
+
+static struct ndctl_namespace *get_namespace_by_id(struct ndctl_region *region,
+		unsigned int id)
+{
+	struct ndctl_namespace *ndns;
+
+	ndctl_namespace_foreach(region, ndns)
+		if (ndctl_namespace_get_id(ndns) == id)
+			return ndns;
+
+	return NULL;
+}
+
+struct namespace_parameters {
+	unsigned int id;
+	unsigned long long size;
+	unsigned int lbasize;
+	uuid_t uuid;
+};
+
+static int configure_namespace(struct ndctl_region *region,
+		struct ndctl_namespace *ndns,
+		struct namespace_parameters *parameters)
+{
+	char devname[50];
+	int rc;
+
+	snprintf(devname, sizeof(devname), "namespace%d.%d",
+			ndctl_region_get_id(region), parameters->id);
+
+	rc = ndctl_namespace_set_alt_name(ndns, devname);
+	/* 'uuid' must be set prior to setting size! */
+	if (!rc)
+		rc = ndctl_namespace_set_uuid(ndns, parameters->uuid);
+	if (!rc)
+		rc = ndctl_namespace_set_size(ndns, parameters->size);
+	/* unlike pmem namespaces, blk namespaces have a sector size */
+	if (!rc && parameters->lbasize)
+		rc = ndctl_namespace_set_sector_size(ndns, parameters->lbasize);
+	if (!rc)
+		rc = ndctl_namespace_enable(ndns);
+	return rc;
+}
+
+static struct ndctl_btt *get_idle_btt(struct ndctl_region *region)
+{
+	struct ndctl_btt *btt;
+
+	ndctl_btt_foreach(region, btt)
+		if (!ndctl_btt_is_enabled(btt)
+				&& !ndctl_btt_is_configured(btt))
+			return btt;
+
+	return NULL;
+}
+
+struct btt_parameters {
+	uuid_t uuid;
+	unsigned int sector_size;
+	struct ndctl_namespace *ndns;
+};
+
+static int configure_btt(struct ndctl_region *region,
+		struct btt_parameters *parameters)
+{
+	struct ndctl_btt *btt = get_idle_btt(region);
+	int rc;
+
+	if (!btt)
+		return -ENXIO;
+	rc = ndctl_btt_set_uuid(btt, parameters->uuid);
+	if (!rc)
+		rc = ndctl_btt_set_sector_size(btt, parameters->sector_size);
+	if (!rc)
+		rc = ndctl_btt_set_namespace(btt, parameters->ndns);
+	/* turn off raw mode device */
+	if (!rc)
+		rc = ndctl_namespace_disable(parameters->ndns);
+	/* turn on btt access */
+	if (!rc)
+		rc = ndctl_btt_enable(btt);
+	return rc;
+}
+
+static int doc42(void)
+{
+	struct ndctl_ctx *ctx, *ref;
+	struct ndctl_bus *bus;
+	struct ndctl_dimm *dimm;
+	struct ndctl_region *region, *blk;
+	struct ndctl_namespace *ndns;
+	struct ndctl_mapping *map;
+	struct namespace_parameters np = { .id = 0, .size = 8 << 20, .lbasize = 512 };
+	struct btt_parameters bp;
+	char buf[256], dir[PATH_MAX];
+	int rc, n;
+
+	rc = ndctl_new(&ctx);
+	CHECK(rc == 0 && ctx, "ndctl_new() returns a context");
+	if (rc)
+		return 1;
+	ref = ndctl_ref(ctx);
+	CHECK(ref == ctx && ndctl_unref(ctx) == ctx, "ndctl_ref/ndctl_unref keep the context");
+	ndctl_set_log_fn(ctx, quiet_log);
+	ndctl_set_log_priority(ctx, 7);
+	CHECK(ndctl_get_log_priority(ctx) == 7, "log priority set/get");
+
+	bus = get_bus_by_provider(ctx, "nfit_test.0");
+	CHECK(bus != NULL, "get_bus_by_provider(ctx, \"nfit_test.0\")");
+	if (!bus)
+		return 1;
+	CHECK(ndctl_bus_get_by_provider(ctx, "nfit_test.1") != NULL,
+			"ndctl_bus_get_by_provider finds nfit_test.1");
+	CHECK(!strcmp(ndctl_bus_get_devname(bus), "ndbus0") && ndctl_bus_get_id(bus) == 0,
+			"bus devname ndbus0, id 0");
+	CHECK(ndctl_bus_get_ctx(bus) == ctx, "bus ctx");
+	CHECK(ndctl_bus_is_cmd_supported(bus, ND_CMD_ARS_CAP)
+			&& ndctl_bus_is_cmd_supported(bus, ND_CMD_CALL)
+			&& !ndctl_bus_is_cmd_supported(bus, 7),
+			"bus commands parsed (ars_cap, cmd_call, trailing token)");
+
+	dimm = get_dimm_by_handle(bus, DIMM_HANDLE(0, 0, 0, 0, 0));
+	CHECK(dimm && !strcmp(ndctl_dimm_get_devname(dimm), "nmem0"),
+			"get_dimm_by_handle(bus, DIMM_HANDLE(0,0,0,0,0)) is nmem0");
+	dimm = get_dimm_by_handle(bus, DIMM_HANDLE(0, 0, 1, 0, 1));
+	CHECK(dimm && ndctl_dimm_get_id(dimm) == 3 && ndctl_dimm_get_phys_id(dimm) == 3
+			&& ndctl_dimm_handle_get_imc(dimm) == 1
+			&& ndctl_dimm_handle_get_dimm(dimm) == 1,
+			"DIMM_HANDLE(0,0,1,0,1) is nmem3, phys_id 3, imc 1");
+	CHECK(dimm && ndctl_dimm_get_vendor(dimm) == 0xcdab
+			&& ndctl_dimm_get_serial(dimm) == 0xfffffefe
+			&& ndctl_dimm_get_device(dimm) == 0
+			&& ndctl_dimm_get_format(dimm) == 0x101,
+			"nmem3 vendor/device/serial/format");
+	CHECK(dimm && ndctl_dimm_is_enabled(dimm) && ndctl_dimm_is_active(dimm),
+			"nmem3 enabled and active");
+	CHECK(dimm && ndctl_dimm_has_labels_support(dimm)
+			&& ndctl_dimm_get_available_labels(dimm) == 1015,
+			"nmem3 label commands, available_slots 1015");
+	CHECK(ndctl_dimm_get_by_handle(bus, 0x101) == dimm, "ndctl_dimm_get_by_handle");
+	n = 0;
+	ndctl_dimm_foreach(bus, dimm)
+		n++;
+	CHECK(n == 4, "4 DIMMs on nfit_test.0 (got %d)", n);
+
+	region = get_pmem_region_by_spa_index(bus, 1);
+	CHECK(region && !strcmp(ndctl_region_get_devname(region), "region0"),
+			"get_pmem_region_by_spa_index(bus, 1) is region0");
+	region = get_pmem_region_by_spa_index(bus, 2);
+	CHECK(region && ndctl_region_get_id(region) == 1
+			&& ndctl_region_get_interleave_ways(region) == 4
+			&& ndctl_region_get_size(region) == 64 << 20
+			&& ndctl_region_get_available_size(region) == 64 << 20
+			&& ndctl_region_get_nstype(region) == ND_DEVICE_NAMESPACE_PMEM
+			&& ndctl_region_get_set_cookie(region) == 0x0fedcba987654321ULL,
+			"region1: 4-way, 64 MiB, nstype 5, cookie");
+	n = 0;
+	if (region)
+		ndctl_mapping_foreach(region, map) {
+			if (ndctl_mapping_get_offset(map) == 16 << 20
+					&& ndctl_mapping_get_length(map) == 16 << 20
+					&& ndctl_mapping_get_position(map) == n
+					&& ndctl_mapping_get_region(map) == region)
+				n++;
+		}
+	CHECK(n == 4, "region1 mappings: dimm, offset, length, position");
+	blk = get_blk_region_by_dimm_handle(bus, DIMM_HANDLE(0, 0, 1, 0, 0));
+	CHECK(blk && !strcmp(ndctl_region_get_devname(blk), "region4")
+			&& ndctl_region_get_type(blk) == ND_DEVICE_REGION_BLK
+			&& !strcmp(ndctl_region_get_type_name(blk), "blk"),
+			"get_blk_region_by_dimm_handle(bus, DIMM_HANDLE(0,0,1,0,0)) is region4");
+	if (!blk)
+		return 1;
+	CHECK(ndctl_region_is_enabled(blk) && !ndctl_region_get_read_only(blk),
+			"region4 enabled, read-write");
+
+	ndns = get_namespace_by_id(blk, 0);
+	CHECK(ndns && !strcmp(ndctl_namespace_get_devname(ndns), "namespace4.0")
+			&& ndctl_namespace_get_type(ndns) == ND_DEVICE_NAMESPACE_BLK,
+			"get_namespace_by_id(region4, 0) is blk namespace4.0");
+	if (!ndns)
+		return 1;
+	CHECK(ndctl_region_get_namespace_seed(blk) == ndns, "namespace seed of region4");
+	CHECK(ndctl_namespace_get_num_sector_sizes(ndns) == 7
+			&& ndctl_namespace_get_sector_size(ndns) == 0,
+			"blk sector sizes: 7 listed, none selected");
+	CHECK(!ndctl_namespace_is_configured(ndns) && !ndctl_namespace_is_enabled(ndns),
+			"seed is idle and unconfigured");
+
+	uuid_parse("9a3b4c5d-1122-4334-8556-6778899aabbc", np.uuid);
+	rc = configure_namespace(blk, ndns, &np);
+	/* a fake tree has no driver: the bind cannot succeed */
+	CHECK(rc == -ENXIO, "configure_namespace() writes then fails to bind (rc %d)", rc);
+	snprintf(dir, sizeof(dir), "%s/sys/devices/platform/nfit_test.0/ndbus0/region4/namespace4.0",
+			root);
+	n = slurp(dir, "alt_name", buf, sizeof(buf));
+	CHECK(n == 13 && !memcmp(buf, "namespace4.0", 13), "alt_name written with its NUL");
+	n = slurp(dir, "uuid", buf, sizeof(buf));
+	CHECK(n == 37 && !strcmp(buf, "9a3b4c5d-1122-4334-8556-6778899aabbc"),
+			"uuid written as 36 chars + NUL");
+	n = slurp(dir, "size", buf, sizeof(buf));
+	CHECK(n == 10 && !strcmp(buf, "0x800000\n"), "size written as \"%%#llx\\n\" + NUL");
+	n = slurp(dir, "sector_size", buf, sizeof(buf));
+	CHECK(n == 5 && !strcmp(buf, "512\n"), "sector_size written as \"%%d\\n\" + NUL");
+	CHECK(ndctl_namespace_get_size(ndns) == 8 << 20
+			&& !strcmp(ndctl_namespace_get_alt_name(ndns), "namespace4.0"),
+			"namespace cache follows the writes");
+	{
+		uuid_t got;
+
+		ndctl_namespace_get_uuid(ndns, got);
+		CHECK(!uuid_compare(got, np.uuid), "ndctl_namespace_get_uuid");
+	}
+	{
+		static const char *const drv[] = { "nvdimm", "nd_region", "nd_pmem", "nd_blk" };
+		int k, hit = 0;
+
+		for (k = 0; k < 4; k++) {
+			char p[64];
+
+			snprintf(p, sizeof(p), "sys/bus/nd/drivers/%s/bind", drv[k]);
+			if (slurp(root, p, buf, sizeof(buf)) == 13
+					&& !strcmp(buf, "namespace4.0"))
+				hit = 1;
+		}
+		CHECK(hit, "enable wrote the name (+NUL) to a drivers/*/bind file");
+	}
+	rc = ndctl_namespace_set_raw_mode(ndns, 1);
+	n = slurp(dir, "force_raw", buf, sizeof(buf));
+	CHECK(rc == 0 && n == 3 && !strcmp(buf, "1\n") && ndctl_namespace_get_raw_mode(ndns) == 1,
+			"ndctl_namespace_set_raw_mode(1) writes \"1\\n\"");
+	ndctl_namespace_set_raw_mode(ndns, 0);
+
+	bp.ndns = ndns;
+	bp.sector_size = 4096;
+	uuid_parse("11111111-2222-4333-8444-555555555555", bp.uuid);
+	CHECK(get_idle_btt(blk) && !strcmp(ndctl_btt_get_devname(get_idle_btt(blk)), "btt4.0"),
+			"get_idle_btt(region4) is btt4.0");
+	CHECK(ndctl_region_get_btt_seed(blk) == get_idle_btt(blk), "btt seed of region4");
+	rc = configure_btt(blk, &bp);
+	CHECK(rc == -ENXIO, "configure_btt() writes then fails to bind (rc %d)", rc);
+	snprintf(dir, sizeof(dir), "%s/sys/devices/platform/nfit_test.0/ndbus0/region4/btt4.0",
+			root);
+	n = slurp(dir, "namespace", buf, sizeof(buf));
+	CHECK(n == 13 && !strcmp(buf, "namespace4.0"), "btt namespace written");
+	n = slurp(dir, "sector_size", buf, sizeof(buf));
+	CHECK(!strcmp(buf, "4096\n"), "btt sector_size written");
+	n = slurp(dir, "uuid", buf, sizeof(buf));
+	CHECK(!strcmp(buf, "11111111-2222-4333-8444-555555555555"), "btt uuid written");
+	{
+		struct ndctl_btt *btt;
+		int found = 0;
+
+		ndctl_btt_foreach(blk, btt)
+			if (!strcmp(ndctl_btt_get_devname(btt), "btt4.0")) {
+				/* (a fake file does not turn "4096" into a list) */
+				found = ndctl_btt_is_configured(btt)
+					&& !ndctl_btt_is_enabled(btt)
+					&& ndctl_btt_get_namespace(btt) == ndns;
+			}
+		CHECK(found, "btt4.0 is configured, not enabled, points at namespace4.0");
+		CHECK(ndctl_btt_set_sector_size(get_idle_btt(blk) ? get_idle_btt(blk)
+					: ndctl_btt_get_first(blk), 1000) == -EINVAL,
+				"unsupported btt sector size refused");
+	}
+	rc = ndctl_namespace_delete(ndns);
+	n = slurp(dir, "../namespace4.0/size", buf, sizeof(buf));
+	CHECK(rc == 0 && !strcmp(buf, "0x0\n") && ndctl_namespace_get_size(ndns) == 0,
+			"ndctl_namespace_delete writes size 0x0");
+	CHECK(ndctl_namespace_set_size(ndns, 0) == -EINVAL, "set_size(0) refused");
+
+	/* nfit_test.1: label-less pmem, io namespace with a block device */
+	bus = get_bus_by_provider(ctx, "nfit_test.1");
+	region = bus ? ndctl_region_get_first(bus) : NULL;
+	ndns = region ? ndctl_namespace_get_first(region) : NULL;
+	CHECK(region && ndctl_region_get_mappings(region) == 0
+			&& ndctl_region_get_interleave_ways(region) == 1
+			&& ndctl_region_get_nstype(region) == ND_DEVICE_NAMESPACE_IO,
+			"nfit_test.1 region6: no mappings, io");
+	CHECK(ndns && ndctl_namespace_is_enabled(ndns)
+			&& !strcmp(ndctl_namespace_get_block_device(ndns) ?: "", "pmem6")
+			&& ndctl_namespace_get_mode(ndns) == NDCTL_NS_MODE_RAW,
+			"namespace6.0 enabled, raw, block device pmem6");
+	CHECK(ndns && ndctl_namespace_set_uuid(ndns, np.uuid) == -EOPNOTSUPP
+			&& ndctl_namespace_set_size(ndns, 4096) == -EOPNOTSUPP,
+			"io namespace: no uuid, fixed size");
+	CHECK(ndctl_region_get_available_size(region) == 0, "io region: available 0");
+	ndctl_unref(ctx);
+	return 0;
+}
+
+/* ---- robustness: missing, garbage, vanished, long ---- */
+
+static char *bus0(char *out, size_t len)
+{
+	snprintf(out, len, "%s/sys/devices/LNXSYSTM:00/LNXSYBUS:00/ACPI0012:00/ndbus0",
+			root);
+	return out;
+}
+
+static void put(const char *dir, const char *attr, const char *val)
+{
+	char p[PATH_MAX];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, attr);
+	f = fopen(p, "w");
+	if (f) {
+		fputs(val, f);
+		fclose(f);
+	}
+}
+
+static void rm(const char *dir, const char *attr)
+{
+	char p[PATH_MAX];
+
+	snprintf(p, sizeof(p), "%s/%s", dir, attr);
+	unlink(p);
+}
+
+static int count_regions(struct ndctl_ctx *ctx, int *nns)
+{
+	struct ndctl_region *region;
+	struct ndctl_namespace *ndns;
+	struct ndctl_bus *bus;
+	int n = 0;
+
+	*nns = 0;
+	ndctl_bus_foreach(ctx, bus)
+		ndctl_region_foreach(bus, region) {
+			n++;
+			ndctl_namespace_foreach(region, ndns)
+				(*nns)++;
+		}
+	return n;
+}
+
+static struct ndctl_ctx *fresh(void)
+{
+	struct ndctl_ctx *ctx;
+
+	if (ndctl_new(&ctx))
+		return NULL;
+	ndctl_set_log_fn(ctx, quiet_log);
+	return ctx;
+}
+
+static int robust(void)
+{
+	char b[PATH_MAX], r1[PATH_MAX], ns[PATH_MAX], big[2048];
+	struct ndctl_namespace *ndns, *victim = NULL;
+	struct ndctl_region *region;
+	struct ndctl_bus *bus;
+	struct ndctl_ctx *ctx;
+	int nr, nns, before;
+
+	bus0(b, sizeof(b));
+	snprintf(r1, sizeof(r1), "%s/region1", b);
+	snprintf(ns, sizeof(ns), "%s/namespace1.0", r1);
+
+	ctx = fresh();
+	nr = count_regions(ctx, &nns);
+	CHECK(nr == 2 && nns == 3, "intact tree: 2 regions, 3 namespaces (%d, %d)", nr, nns);
+	/* vanished: remove a namespace after the scan, then use it */
+	bus = ndctl_bus_get_first(ctx);
+	region = ndctl_region_get_next(ndctl_region_get_first(bus));
+	ndctl_namespace_foreach(region, ndns)
+		if (ndctl_namespace_get_id(ndns) == 0)
+			victim = ndns;
+	CHECK(victim != NULL, "found namespace1.0");
+	if (!victim)
+		return 1;
+	{
+		char cmd[PATH_MAX + 32];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s.saved'; mv '%s' '%s.saved'", ns, ns, ns);
+		if (system(cmd) != 0)
+			return 1;
+	}
+	CHECK(ndctl_namespace_get_block_device(victim) == NULL, "vanished: no block device");
+	CHECK(!ndctl_namespace_is_enabled(victim), "vanished: not enabled");
+	CHECK(ndctl_namespace_set_alt_name(victim, "x") < 0, "vanished: set_alt_name fails");
+	CHECK(ndctl_namespace_disable(victim) == 0, "vanished: disable is a no-op");
+	CHECK(ndctl_namespace_enable(victim) < 0, "vanished: enable fails");
+	CHECK(ndctl_namespace_get_mode(victim) == NDCTL_NS_MODE_UNKNOWN, "vanished: mode unknown");
+	ndctl_namespace_delete(victim);
+	CHECK(1, "vanished: delete returns without crashing");
+	/* a seed lookup rescans the region: namespace1.0 leaves the list */
+	ndctl_region_get_namespace_seed(region);
+	before = 0;
+	ndctl_namespace_foreach(region, ndns)
+		before++;
+	CHECK(before == 1, "vanished namespace dropped from the rescanned list (%d left)", before);
+	CHECK(!strcmp(ndctl_namespace_get_devname(victim), "namespace1.0"),
+			"old pointer still valid after the rescan");
+	ndctl_unref(ctx);
+	{
+		char cmd[PATH_MAX + 32];
+
+		snprintf(cmd, sizeof(cmd), "mv '%s.saved' '%s'", ns, ns);
+		if (system(cmd) != 0)
+			return 1;
+	}
+
+	/* missing required attributes drop the object, nothing else */
+	rm(r1, "nstype");
+	ctx = fresh();
+	nr = count_regions(ctx, &nns);
+	CHECK(nr == 1 && nns == 1 && ndctl_get_scan_errors(ctx) == -ENXIO,
+			"region without nstype dropped (%d regions)", nr);
+	ndctl_unref(ctx);
+	put(r1, "nstype", "garbage\n");
+	ctx = fresh();
+	nr = count_regions(ctx, &nns);
+	CHECK(nr == 1, "region with garbage nstype dropped");
+	ndctl_unref(ctx);
+	put(r1, "nstype", "99\n");
+	ctx = fresh();
+	nr = count_regions(ctx, &nns);
+	/* DOC42: old userspace must cope with new region types (modalias t2) */
+	CHECK(nr == 2, "region with unknown nstype 99 kept as pmem by its modalias");
+	ndctl_unref(ctx);
+	put(r1, "nstype", "5\n");
+	put(r1, "size", "-1\n");
+	ctx = fresh();
+	nr = count_regions(ctx, &nns);
+	CHECK(nr == 1, "region with size -1 dropped");
+	ndctl_unref(ctx);
+	put(r1, "size", "99999999999999999999999\n");
+	ctx = fresh();
+	nr = count_regions(ctx, &nns);
+	CHECK(nr == 1, "region with overflowing size dropped");
+	ndctl_unref(ctx);
+	put(r1, "size", "536870912\n");
+	put(r1, "mapping0", "nmem7,zz,1\n");
+	ctx = fresh();
+	nr = count_regions(ctx, &nns);
+	region = ndctl_region_get_next(ndctl_region_get_first(ndctl_bus_get_first(ctx)));
+	CHECK(nr == 2 && region && ndctl_mapping_get_first(region) == NULL,
+			"garbage mapping skipped, region kept");
+	ndctl_unref(ctx);
+	put(r1, "mapping0", "nmem1,0,536870912,0\n");
+	rm(r1, "set_cookie");
+	ctx = fresh();
+	nr = count_regions(ctx, &nns);
+	CHECK(nr == 1, "nstype-5 region without set_cookie dropped");
+	ndctl_unref(ctx);
+	put(r1, "set_cookie", "0x5f4f3a2b1c0d0e01\n");
+
+	/* namespaces */
+	put(ns, "uuid", "not-a-uuid\n");
+	ctx = fresh();
+	count_regions(ctx, &nns);
+	CHECK(nns == 2, "namespace with an unparsable uuid dropped (%d left)", nns);
+	ndctl_unref(ctx);
+	put(ns, "uuid", "2a3a9e55-6f29-4c4e-9d1f-0b7a2c5d8e11\n");
+	memset(big, 'a', sizeof(big));
+	big[200] = '\n';
+	big[201] = '\0';
+	put(ns, "alt_name", big);
+	ctx = fresh();
+	count_regions(ctx, &nns);
+	CHECK(nns == 2, "namespace with a 200-byte alt_name dropped");
+	ndctl_unref(ctx);
+	big[1500] = '\0';
+	big[200] = 'a';
+	put(ns, "alt_name", big);
+	ctx = fresh();
+	count_regions(ctx, &nns);
+	CHECK(nns == 2, "namespace with a 1500-byte attribute dropped");
+	ndctl_unref(ctx);
+	put(ns, "alt_name", "data\n");
+	put(ns, "sector_size", "512 [banana] \n");
+	ctx = fresh();
+	count_regions(ctx, &nns);
+	CHECK(nns == 2, "namespace with a garbage sector_size list dropped");
+	ndctl_unref(ctx);
+	put(ns, "sector_size", "512 4096 \n");
+
+	ctx = fresh();
+	count_regions(ctx, &nns);
+	CHECK(nns == 3, "repaired tree: 3 namespaces again");
+	region = ndctl_region_get_next(ndctl_region_get_first(ndctl_bus_get_first(ctx)));
+	ndns = ndctl_namespace_get_first(region);
+	memset(big, 'b', 100);
+	big[100] = '\0';
+	CHECK(ndns && ndctl_namespace_set_alt_name(ndns, big) == -ENAMETOOLONG,
+			"set_alt_name of 100 bytes: -ENAMETOOLONG");
+	CHECK(ndns && ndctl_namespace_set_sector_size(ndns, 520) == -EINVAL,
+			"set_sector_size(520) on pmem: -EINVAL");
+	CHECK(ndctl_namespace_set_size(NULL, 1) == -EINVAL && ndctl_region_enable(NULL) == -EINVAL
+			&& ndctl_bus_get_provider(NULL) == NULL && ndctl_dimm_enable(NULL) == -EINVAL
+			&& ndctl_btt_enable(NULL) == -EINVAL,
+			"NULL objects: -EINVAL / NULL, no crash");
+	CHECK(ndctl_dimm_cmd_new_cfg_size(ndctl_dimm_get_first(ndctl_bus_get_first(ctx))) == NULL,
+			"nmem0 (no label commands): no cfg_size command");
+	ndctl_unref(ctx);
+
+	/* the bus itself */
+	put(b, "provider", "");
+	ctx = fresh();
+	CHECK(ndctl_bus_get_first(ctx) == NULL, "bus with an empty provider dropped");
+	ndctl_unref(ctx);
+	memset(big, 'p', 1000);
+	big[1000] = '\n';
+	big[1001] = '\0';
+	put(b, "provider", big);
+	ctx = fresh();
+	bus = ndctl_bus_get_first(ctx);
+	CHECK(bus && strlen(ndctl_bus_get_provider(bus)) == 1000,
+			"1000-byte provider read whole");
+	ndctl_unref(ctx);
+	put(b, "provider", "ACPI.NFIT\n");
+	printf("# %d log lines from the library\n", count_lines);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: api-test doc42|robust ROOT\n");
+		return 2;
+	}
+	set_roots(argv[2]);
+	if (!strcmp(argv[1], "doc42"))
+		doc42();
+	else if (!strcmp(argv[1], "robust"))
+		robust();
+	else
+		return 2;
+	return failures ? 1 : 0;
+}

@@ -1,0 +1,300 @@
+#!/usr/bin/env python3
+"""Build a fake libnvdimm sysfs tree (and /dev directory) for host tests.
+
+usage: fakesys.py ROOT PLATFORM [--labels]
+  ROOT      directory to create: ROOT/sys (sysfs) and ROOT/dev (device nodes)
+  PLATFORM  qemu       two QEMU NVDIMMs under Debian 6.1's stock modules
+                       (nmem0 without a label area, nmem1 with label-size=128K,
+                       both regions label-less io namespaces, nstype 4)
+            qemu-labelled  like qemu, but nmem1 carries a valid index and a
+                       labelled region (nstype 5) with one raw namespace
+            nfit_test  nfit_test.0 as DOC42 draws it (4 DIMMs, 2 PMEM
+                       regions nstype 5, 4 BLK regions nstype 6) plus
+                       nfit_test.1 (one label-less PMEM range)
+  --dev     also create ROOT/dev/nmemN as regular label-area files
+            (ROOT/dev/nmemN.lsa) for the fake ioctl shim
+
+File contents follow docs/sysfs-abi.md (6.1 formats).  Nothing here talks to
+the running kernel.
+"""
+import os
+import sys
+
+ROOT = None
+
+
+def w(path, value):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(value)
+
+
+def link(path, target):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    if os.path.lexists(path):
+        os.unlink(path)
+    os.symlink(target, path)
+
+
+def rel(frm_dir, to):
+    return os.path.relpath(to, frm_dir)
+
+
+def sysdir(*p):
+    return os.path.join(ROOT, "sys", *p)
+
+
+def drivers(names):
+    for d in names:
+        w(sysdir("bus/nd/drivers", d, "bind"), "")
+        w(sysdir("bus/nd/drivers", d, "unbind"), "")
+
+
+def bind(devdir, driver):
+    link(os.path.join(devdir, "driver"), rel(devdir, sysdir("bus/nd/drivers", driver)))
+
+
+def make_bus(parent, busid, provider, major, nfit=True, commands="cmd_call "):
+    bus = sysdir("devices", parent, "ndbus%d" % busid)
+    w(os.path.join(bus, "commands"), commands + "\n")
+    w(os.path.join(bus, "provider"), provider + "\n")
+    w(os.path.join(bus, "wait_probe"), "1\n")
+    if nfit:
+        w(os.path.join(bus, "nfit/revision"), "1\n")
+        w(os.path.join(bus, "nfit/dsm_mask"), "0x0\n")
+    ctl = os.path.join(bus, "nd", "ndctl%d" % busid)
+    w(os.path.join(ctl, "dev"), "%d:%d\n" % (major, busid))
+    link(os.path.join(ctl, "device"), "../../../ndbus%d" % busid)
+    link(sysdir("class/nd", "ndctl%d" % busid), rel(sysdir("class/nd"), ctl))
+    link(sysdir("dev/char", "%d:%d" % (major, busid)), rel(sysdir("dev/char"), ctl))
+    return bus
+
+
+def make_dimm(bus, dimmid, major, handle, phys_id, vendor, device, rev, serial,
+              commands, fmt="0x0101", uid=None, slots=None, active=True, flags=""):
+    d = os.path.join(bus, "nmem%d" % dimmid)
+    w(os.path.join(d, "dev"), "%d:%d\n" % (major, dimmid))
+    w(os.path.join(d, "commands"), commands + "\n")
+    w(os.path.join(d, "modalias"), "nd:t1\n")
+    w(os.path.join(d, "devtype"), "nvdimm\n")
+    w(os.path.join(d, "state"), "active\n" if active else "idle\n")
+    w(os.path.join(d, "flags"), flags + "\n")
+    w(os.path.join(d, "numa_node"), "0\n")
+    if slots is not None:
+        w(os.path.join(d, "available_slots"), "%d\n" % slots)
+    n = os.path.join(d, "nfit")
+    w(os.path.join(n, "handle"), "%#x\n" % handle)
+    w(os.path.join(n, "phys_id"), "%#x\n" % phys_id)
+    w(os.path.join(n, "vendor"), "0x%04x\n" % vendor)
+    w(os.path.join(n, "device"), "0x%04x\n" % device)
+    w(os.path.join(n, "rev_id"), "0x%04x\n" % rev)
+    w(os.path.join(n, "serial"), "0x%08x\n" % serial)
+    w(os.path.join(n, "format"), fmt + "\n")
+    w(os.path.join(n, "flags"), "\n")
+    w(os.path.join(n, "family"), "0\n")
+    w(os.path.join(n, "id"), (uid or "%04x-%08x" % (vendor, serial)) + "\n")
+    bind(d, "nvdimm")
+    return d
+
+
+def make_region(bus, rid, size, nstype, mappings, range_index=None, cookie=None,
+                avail=0, align=0x1000000, blk=False, enabled=True, resource=None):
+    r = os.path.join(bus, "region%d" % rid)
+    w(os.path.join(r, "size"), "%d\n" % size)
+    w(os.path.join(r, "align"), "%#x\n" % align)
+    w(os.path.join(r, "available_size"), "%d\n" % avail)
+    w(os.path.join(r, "max_available_extent"), "%d\n" % avail)
+    w(os.path.join(r, "mappings"), "%d\n" % len(mappings))
+    for i, (dimm, off, length, pos) in enumerate(mappings):
+        w(os.path.join(r, "mapping%d" % i), "nmem%d,%d,%d,%d\n" % (dimm, off, length, pos))
+    w(os.path.join(r, "nstype"), "%d\n" % nstype)
+    w(os.path.join(r, "read_only"), "0\n")
+    w(os.path.join(r, "modalias"), "nd:t%d\n" % (3 if blk else 2))
+    w(os.path.join(r, "devtype"), ("nd_blk" if blk else "nd_pmem") + "\n")
+    w(os.path.join(r, "numa_node"), "0\n")
+    w(os.path.join(r, "init_namespaces"), "1/1\n")
+    if resource is not None:
+        w(os.path.join(r, "resource"), "%#x\n" % resource)
+    if range_index is not None:
+        w(os.path.join(r, "nfit/range_index"), "%d\n" % range_index)
+    if cookie is not None:
+        w(os.path.join(r, "set_cookie"), "%#x\n" % cookie)
+    w(os.path.join(r, "namespace_seed"), "namespace%d.0\n" % rid)
+    w(os.path.join(r, "btt_seed"), "btt%d.0\n" % rid)
+    if not blk:
+        w(os.path.join(r, "pfn_seed"), "pfn%d.0\n" % rid)
+        w(os.path.join(r, "dax_seed"), "dax%d.0\n" % rid)
+    if enabled:
+        bind(r, "nd_region")
+    # idle btt seed
+    b = os.path.join(r, "btt%d.0" % rid)
+    w(os.path.join(b, "uuid"), "\n")
+    w(os.path.join(b, "sector_size"), "512 520 528 4096 4104 4160 4224 \n")
+    w(os.path.join(b, "namespace"), "\n")
+    w(os.path.join(b, "modalias"), "nd:t%d\n" % nstype)
+    w(os.path.join(b, "devtype"), "nd_btt\n")
+    w(os.path.join(b, "numa_node"), "0\n")
+    if not blk:
+        for kind in ("pfn", "dax"):
+            p = os.path.join(r, "%s%d.0" % (kind, rid))
+            w(os.path.join(p, "uuid"), "\n")
+            w(os.path.join(p, "mode"), "none\n")
+            w(os.path.join(p, "align"), "2097152\n")
+            w(os.path.join(p, "supported_alignments"), "4096 2097152 1073741824 \n")
+            w(os.path.join(p, "namespace"), "\n")
+            w(os.path.join(p, "modalias"), "nd:t%d\n" % (nstype if kind == "pfn" else 7))
+            w(os.path.join(p, "devtype"), "nd_%s\n" % kind)
+            w(os.path.join(p, "numa_node"), "0\n")
+    return r
+
+
+def make_ns(region, rid, nid, nstype, size, uuid=None, name=None, sector=None,
+            blockdev=None, resource=None, enabled=True, mode="raw"):
+    n = os.path.join(region, "namespace%d.%d" % (rid, nid))
+    w(os.path.join(n, "nstype"), "%d\n" % nstype)
+    w(os.path.join(n, "size"), "%d\n" % size)
+    w(os.path.join(n, "force_raw"), "0\n")
+    w(os.path.join(n, "holder"), "\n")
+    w(os.path.join(n, "holder_class"), "\n")
+    w(os.path.join(n, "mode"), mode + "\n")
+    w(os.path.join(n, "modalias"), "nd:t%d\n" % nstype)
+    w(os.path.join(n, "devtype"), {4: "nd_namespace_io", 5: "nd_namespace_pmem",
+                                   6: "nd_namespace_blk"}[nstype] + "\n")
+    w(os.path.join(n, "numa_node"), "0\n")
+    if resource is not None:
+        w(os.path.join(n, "resource"), "%#x\n" % resource)
+    if nstype in (5, 6):
+        w(os.path.join(n, "uuid"), (uuid or "") + "\n")
+        w(os.path.join(n, "alt_name"), (name or "") + "\n")
+        w(os.path.join(n, "dpa_extents"), "%d\n" % (1 if size else 0))
+        if sector is not None:
+            w(os.path.join(n, "sector_size"), sector + "\n")
+    if enabled:
+        bind(n, "nd_blk" if nstype == 6 else "nd_pmem")
+        if blockdev:
+            os.makedirs(os.path.join(n, "block", blockdev), exist_ok=True)
+            w(os.path.join(n, "block", blockdev, "size"), "%d\n" % (size // 512))
+    return n
+
+
+def qemu(labelled=False):
+    drivers(["nd_bus", "nvdimm", "nd_region", "nd_pmem"])
+    parent = "LNXSYSTM:00/LNXSYBUS:00/ACPI0012:00"
+    bus = make_bus(parent, 0, "ACPI.NFIT", 246)
+    make_dimm(bus, 0, 245, 0x1, 0x0, 0x8680, 0x0100, 0x0100, 0x56341200,
+              "cmd_call ")
+    make_dimm(bus, 1, 245, 0x2, 0x1, 0x8680, 0x0100, 0x0100, 0x57341200,
+              "get_size get_data set_data cmd_call ",
+              slots=509 if labelled else None,
+              flags="label " if labelled else "")
+    r0 = make_region(bus, 0, 536870912, 4, [(0, 0, 536870912, 0)], range_index=1,
+                     resource=0x140000000)
+    make_ns(r0, 0, 0, 4, 536870912, blockdev="pmem0", resource=0x140000000)
+    if not labelled:
+        r1 = make_region(bus, 1, 536870912, 4, [(1, 0, 536870912, 0)], range_index=2,
+                         resource=0x160000000)
+        make_ns(r1, 1, 0, 4, 536870912, blockdev="pmem1", resource=0x160000000)
+    else:
+        r1 = make_region(bus, 1, 536870912, 5, [(1, 0, 536870912, 0)], range_index=2,
+                         cookie=0x5f4f3a2b1c0d0e01, avail=268435456,
+                         resource=0x160000000)
+        make_ns(r1, 1, 0, 5, 268435456, uuid="2a3a9e55-6f29-4c4e-9d1f-0b7a2c5d8e11",
+                name="data", sector="512 4096 ", blockdev="pmem1",
+                resource=0x160000000)
+        w(os.path.join(r1, "namespace_seed"), "namespace1.1\n")
+        make_ns(r1, 1, 1, 5, 0, sector="512 4096 ", enabled=False)
+
+
+def nfit_test():
+    drivers(["nvdimm", "nd_region", "nd_pmem", "nd_blk"])
+    bus = make_bus("platform/nfit_test.0", 0, "nfit_test.0", 247,
+                   commands="ars_cap ars_start ars_status clear_error cmd_call ")
+    handles = [0x0, 0x1, 0x100, 0x101]
+    for i, h in enumerate(handles):
+        make_dimm(bus, i, 248, h, i, 0xcdab, 0x0000, 0x0000,
+                  (~h) & 0xffffffff,
+                  "smart smart_thresh get_size get_data set_data vendor cmd_call ",
+                  uid="cdab-0a-0000-%08x" % ((~h) & 0xffffffff), slots=1015)
+    M = 1 << 20
+    r0 = make_region(bus, 0, 32 * M, 5, [(0, 0, 16 * M, 0), (1, 0, 16 * M, 1)],
+                     range_index=1, cookie=0x1234567890abcdef, avail=32 * M,
+                     align=0x1000)
+    make_ns(r0, 0, 0, 5, 0, enabled=False)
+    r1 = make_region(bus, 1, 64 * M, 5, [(i, 16 * M, 16 * M, i) for i in range(4)],
+                     range_index=2, cookie=0x0fedcba987654321, avail=64 * M,
+                     align=0x1000)
+    make_ns(r1, 1, 0, 5, 0, enabled=False)
+    for i in range(4):
+        rid = 2 + i
+        r = make_region(bus, rid, 32 * M, 6, [(i, 0, 32 * M, 0)], blk=True,
+                        range_index=0, avail=32 * M, align=0x1000)
+        make_ns(r, rid, 0, 6, 0, sector="512 520 528 4096 4104 4160 4224 ",
+                enabled=False)
+    bus1 = make_bus("platform/nfit_test.1", 1, "nfit_test.1", 247, commands="")
+    r6 = make_region(bus1, 6, 32 * M, 4, [], range_index=1, align=0x1000)
+    make_ns(r6, 6, 0, 4, 32 * M, blockdev="pmem6", resource=0x1000000000)
+
+
+def many(count):
+    """one labelled QEMU-style region carrying COUNT enabled namespaces"""
+    drivers(["nd_bus", "nvdimm", "nd_region", "nd_pmem", "nd_btt"])
+    bus = make_bus("LNXSYSTM:00/LNXSYBUS:00/ACPI0012:00", 0, "ACPI.NFIT", 246)
+    make_dimm(bus, 0, 245, 0x1, 0x0, 0x8680, 0x0100, 0x0100, 0x56341200,
+              "get_size get_data set_data cmd_call ", slots=509 - count,
+              flags="label ")
+    size = 16 << 20
+    total = size * (count + 1)
+    r = make_region(bus, 0, total, 5, [(0, 0, total, 0)], range_index=1,
+                    cookie=0x1122334455667788, avail=size, resource=0x140000000)
+    for i in range(count):
+        make_ns(r, 0, i, 5, size, uuid="00000000-0000-4000-8000-%012x" % (i + 1),
+                name="ns%d" % i, sector="512 4096 ", blockdev="pmem0.%d" % i,
+                resource=0x140000000 + i * size)
+    make_ns(r, 0, count, 5, 0, sector="512 4096 ", enabled=False)
+    w(os.path.join(r, "namespace_seed"), "namespace0.%d\n" % count)
+
+
+def main():
+    global ROOT
+    if len(sys.argv) < 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    ROOT = os.path.abspath(sys.argv[1])
+    plat = sys.argv[2]
+    os.makedirs(sysdir(), exist_ok=True)
+    os.makedirs(os.path.join(ROOT, "dev"), exist_ok=True)
+    if plat == "qemu":
+        qemu()
+    elif plat == "qemu-labelled":
+        qemu(labelled=True)
+    elif plat == "nfit_test":
+        nfit_test()
+    elif plat.startswith("many"):
+        many(int(plat[4:] or 128))
+    else:
+        print("unknown platform " + plat, file=sys.stderr)
+        return 2
+    if "--dev" in sys.argv[3:]:
+        make_dev_nodes()
+    return 0
+
+
+def make_dev_nodes():
+    """nmemN nodes as char 1:3 plus a 128 KiB nmemN.lsa image for DIMMs with
+    label commands (served by fake_ioctl.c)"""
+    import glob
+    import stat
+    for d in sorted(glob.glob(sysdir("devices", "**", "nmem[0-9]*"), recursive=True)):
+        name = os.path.basename(d)
+        w(os.path.join(d, "dev"), "1:3\n")
+        node = os.path.join(ROOT, "dev", name)
+        if not os.path.exists(node):
+            os.mknod(node, 0o600 | stat.S_IFCHR, os.makedev(1, 3))
+        with open(os.path.join(d, "commands")) as f:
+            if "get_size" in f.read():
+                with open(node + ".lsa", "wb") as f:
+                    f.truncate(128 * 1024)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,355 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libndctl: userspace helper library for the Linux NVDIMM (libnvdimm)
+ * subsystem.  Object model: ctx -> bus -> {dimm, region -> {mapping,
+ * namespace, btt}}.  Every call that can fail returns a negative errno (or
+ * NULL) and logs one line through the context's log function; nothing
+ * aborts.
+ *
+ * Environment: NDCTL_SYSFS_ROOT (default "/sys"), NDCTL_DEV_ROOT (default
+ * "/dev"), NDCTL_LOG ("err", "info", "debug" or a syslog number),
+ * NDCTL_NO_MODPROBE=1 (never load modules before binding; implied when the
+ * sysfs root is not "/sys").
+ */
+#ifndef _NDCTL_LIBNDCTL_H_
+#define _NDCTL_LIBNDCTL_H_
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/ioctl.h>
+#include <uuid/uuid.h>
+#include <linux/ndctl.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* constants the v4.2 era defined and 6.1's uapi header dropped or renamed */
+#ifndef ND_DEVICE_REGION_BLOCK
+#define ND_DEVICE_REGION_BLOCK ND_DEVICE_REGION_BLK
+#endif
+#ifndef ND_DEVICE_NAMESPACE_BLK
+#define ND_DEVICE_NAMESPACE_BLK 6
+#endif
+#ifndef ND_DEVICE_NAMESPACE_BLOCK
+#define ND_DEVICE_NAMESPACE_BLOCK ND_DEVICE_NAMESPACE_BLK
+#endif
+
+/* DIMM handle layout (NFIT): node[27:16] socket[15:12] imc[11:8] chan[7:4] dimm[3:0] */
+#define NDCTL_DIMM_HANDLE(n, s, i, c, d) \
+	((((n) & 0xfff) << 16) | (((s) & 0xf) << 12) | (((i) & 0xf) << 8) \
+	 | (((c) & 0xf) << 4) | ((d) & 0xf))
+
+#define NDCTL_NO_SPA_INDEX UINT32_MAX
+#define NDCTL_NO_POSITION (-1)
+
+struct ndctl_ctx;
+struct ndctl_bus;
+struct ndctl_dimm;
+struct ndctl_region;
+struct ndctl_mapping;
+struct ndctl_namespace;
+struct ndctl_btt;
+struct ndctl_cmd;
+
+/* ---- context ---- */
+typedef void (*ndctl_log_fn)(struct ndctl_ctx *ctx, int priority,
+		const char *file, int line, const char *fn,
+		const char *format, va_list args);
+
+int ndctl_new(struct ndctl_ctx **ctx);
+struct ndctl_ctx *ndctl_ref(struct ndctl_ctx *ctx);
+struct ndctl_ctx *ndctl_unref(struct ndctl_ctx *ctx);
+void ndctl_set_log_fn(struct ndctl_ctx *ctx, ndctl_log_fn log_fn);
+int ndctl_get_log_priority(struct ndctl_ctx *ctx);
+void ndctl_set_log_priority(struct ndctl_ctx *ctx, int priority);
+void ndctl_set_userdata(struct ndctl_ctx *ctx, void *userdata);
+void *ndctl_get_userdata(struct ndctl_ctx *ctx);
+const char *ndctl_get_sysfs_root(struct ndctl_ctx *ctx);
+const char *ndctl_get_dev_root(struct ndctl_ctx *ctx);
+/* -errno of the last failed bus/dimm/region/namespace scan step, 0 if none */
+int ndctl_get_scan_errors(struct ndctl_ctx *ctx);
+
+/* ---- bus ---- */
+struct ndctl_bus *ndctl_bus_get_first(struct ndctl_ctx *ctx);
+struct ndctl_bus *ndctl_bus_get_next(struct ndctl_bus *bus);
+#define ndctl_bus_foreach(ctx, bus) \
+	for (bus = ndctl_bus_get_first(ctx); bus != NULL; \
+	     bus = ndctl_bus_get_next(bus))
+struct ndctl_ctx *ndctl_bus_get_ctx(struct ndctl_bus *bus);
+unsigned int ndctl_bus_get_id(struct ndctl_bus *bus);
+const char *ndctl_bus_get_devname(struct ndctl_bus *bus);
+const char *ndctl_bus_get_provider(struct ndctl_bus *bus);
+const char *ndctl_bus_get_path(struct ndctl_bus *bus);
+unsigned int ndctl_bus_get_major(struct ndctl_bus *bus);
+unsigned int ndctl_bus_get_minor(struct ndctl_bus *bus);
+int ndctl_bus_has_nfit(struct ndctl_bus *bus);
+int ndctl_bus_is_cmd_supported(struct ndctl_bus *bus, int cmd);
+const char *ndctl_bus_get_cmd_name(struct ndctl_bus *bus, int cmd);
+/* "idle", "active" or NULL when nfit/scrub is not there */
+const char *ndctl_bus_get_scrub_state(struct ndctl_bus *bus);
+int ndctl_bus_wait_probe(struct ndctl_bus *bus);
+struct ndctl_bus *ndctl_bus_get_by_provider(struct ndctl_ctx *ctx,
+		const char *provider);
+
+/* ---- DIMM (nmemN) ---- */
+struct ndctl_dimm *ndctl_dimm_get_first(struct ndctl_bus *bus);
+struct ndctl_dimm *ndctl_dimm_get_next(struct ndctl_dimm *dimm);
+#define ndctl_dimm_foreach(bus, dimm) \
+	for (dimm = ndctl_dimm_get_first(bus); dimm != NULL; \
+	     dimm = ndctl_dimm_get_next(dimm))
+struct ndctl_bus *ndctl_dimm_get_bus(struct ndctl_dimm *dimm);
+struct ndctl_ctx *ndctl_dimm_get_ctx(struct ndctl_dimm *dimm);
+unsigned int ndctl_dimm_get_id(struct ndctl_dimm *dimm);
+const char *ndctl_dimm_get_devname(struct ndctl_dimm *dimm);
+unsigned int ndctl_dimm_get_handle(struct ndctl_dimm *dimm);
+unsigned short ndctl_dimm_get_phys_id(struct ndctl_dimm *dimm);
+unsigned short ndctl_dimm_get_vendor(struct ndctl_dimm *dimm);
+unsigned short ndctl_dimm_get_device(struct ndctl_dimm *dimm);
+unsigned short ndctl_dimm_get_revision(struct ndctl_dimm *dimm);
+unsigned short ndctl_dimm_get_format(struct ndctl_dimm *dimm);
+unsigned int ndctl_dimm_get_serial(struct ndctl_dimm *dimm);
+/* nfit/id, e.g. "8680-56341200"; NULL when absent */
+const char *ndctl_dimm_get_unique_id(struct ndctl_dimm *dimm);
+unsigned int ndctl_dimm_handle_get_node(struct ndctl_dimm *dimm);
+unsigned int ndctl_dimm_handle_get_socket(struct ndctl_dimm *dimm);
+unsigned int ndctl_dimm_handle_get_imc(struct ndctl_dimm *dimm);
+unsigned int ndctl_dimm_handle_get_channel(struct ndctl_dimm *dimm);
+unsigned int ndctl_dimm_handle_get_dimm(struct ndctl_dimm *dimm);
+unsigned int ndctl_dimm_get_major(struct ndctl_dimm *dimm);
+unsigned int ndctl_dimm_get_minor(struct ndctl_dimm *dimm);
+int ndctl_dimm_is_cmd_supported(struct ndctl_dimm *dimm, int cmd);
+int ndctl_dimm_has_labels_support(struct ndctl_dimm *dimm);
+/* nfit/flags */
+int ndctl_dimm_failed_save(struct ndctl_dimm *dimm);
+int ndctl_dimm_failed_restore(struct ndctl_dimm *dimm);
+int ndctl_dimm_failed_flush(struct ndctl_dimm *dimm);
+int ndctl_dimm_failed_arm(struct ndctl_dimm *dimm);
+int ndctl_dimm_failed_map(struct ndctl_dimm *dimm);
+int ndctl_dimm_smart_pending(struct ndctl_dimm *dimm);
+/* security state string, NULL when the attribute is not there */
+const char *ndctl_dimm_get_security(struct ndctl_dimm *dimm);
+int ndctl_dimm_is_enabled(struct ndctl_dimm *dimm);
+/* 1 if some enabled region maps the DIMM (state "active") */
+int ndctl_dimm_is_active(struct ndctl_dimm *dimm);
+int ndctl_dimm_enable(struct ndctl_dimm *dimm);
+int ndctl_dimm_disable(struct ndctl_dimm *dimm);
+/* available_slots, or -errno */
+int ndctl_dimm_get_available_labels(struct ndctl_dimm *dimm);
+struct ndctl_dimm *ndctl_dimm_get_by_handle(struct ndctl_bus *bus,
+		unsigned int handle);
+
+/* ---- DIMM commands (label area through /dev/nmemN) ---- */
+struct ndctl_cmd *ndctl_dimm_cmd_new_cfg_size(struct ndctl_dimm *dimm);
+struct ndctl_cmd *ndctl_dimm_cmd_new_cfg_read(struct ndctl_cmd *cfg_size);
+struct ndctl_cmd *ndctl_dimm_cmd_new_cfg_write(struct ndctl_cmd *cfg_read);
+struct ndctl_cmd *ndctl_cmd_ref(struct ndctl_cmd *cmd);
+void ndctl_cmd_unref(struct ndctl_cmd *cmd);
+int ndctl_cmd_get_type(struct ndctl_cmd *cmd);
+/* 0 done, > 0 bytes not transferred, < 0 -errno; -EAGAIN before submit */
+int ndctl_cmd_get_status(struct ndctl_cmd *cmd);
+unsigned int ndctl_cmd_get_firmware_status(struct ndctl_cmd *cmd);
+int ndctl_cmd_submit(struct ndctl_cmd *cmd);
+unsigned int ndctl_cmd_cfg_size_get_size(struct ndctl_cmd *cfg_size);
+unsigned int ndctl_cmd_cfg_size_get_max_xfer(struct ndctl_cmd *cfg_size);
+/* copy from a submitted cfg_read; returns bytes copied or -errno */
+ssize_t ndctl_cmd_cfg_read_get_data(struct ndctl_cmd *cfg_read, void *buf,
+		unsigned int len, unsigned int offset);
+ssize_t ndctl_cmd_cfg_write_set_data(struct ndctl_cmd *cfg_write, void *buf,
+		unsigned int len, unsigned int offset);
+ssize_t ndctl_cmd_cfg_write_zero_data(struct ndctl_cmd *cfg_write);
+/* limit a cfg_read/cfg_write to [offset, offset+len) of the label area */
+int ndctl_cmd_cfg_set_range(struct ndctl_cmd *cmd, unsigned int offset,
+		unsigned int len);
+
+/* convenience on top of the commands */
+int ndctl_dimm_get_config_size(struct ndctl_dimm *dimm,
+		unsigned int *size, unsigned int *max_xfer);
+int ndctl_dimm_read_label_area(struct ndctl_dimm *dimm, void *buf,
+		unsigned int offset, unsigned int len);
+int ndctl_dimm_write_label_area(struct ndctl_dimm *dimm, const void *buf,
+		unsigned int offset, unsigned int len);
+/* zero the whole area (DIMM must be idle), then rebind the DIMM */
+int ndctl_dimm_zero_labels(struct ndctl_dimm *dimm);
+
+enum ndctl_label_version {
+	NDCTL_LABEL_V1_1 = 11,
+	NDCTL_LABEL_V1_2 = 12,
+};
+/* write two fresh index blocks (media-formats §2), then rebind the DIMM */
+int ndctl_dimm_init_labels(struct ndctl_dimm *dimm, enum ndctl_label_version v);
+/* 0 no valid index, 11 / 12 version of the current index, < 0 -errno */
+int ndctl_dimm_get_label_version(struct ndctl_dimm *dimm);
+
+/* ---- region ---- */
+struct ndctl_region *ndctl_region_get_first(struct ndctl_bus *bus);
+struct ndctl_region *ndctl_region_get_next(struct ndctl_region *region);
+#define ndctl_region_foreach(bus, region) \
+	for (region = ndctl_region_get_first(bus); region != NULL; \
+	     region = ndctl_region_get_next(region))
+struct ndctl_bus *ndctl_region_get_bus(struct ndctl_region *region);
+struct ndctl_ctx *ndctl_region_get_ctx(struct ndctl_region *region);
+unsigned int ndctl_region_get_id(struct ndctl_region *region);
+const char *ndctl_region_get_devname(struct ndctl_region *region);
+/* ND_DEVICE_REGION_PMEM or ND_DEVICE_REGION_BLK (== _BLOCK) */
+unsigned int ndctl_region_get_type(struct ndctl_region *region);
+const char *ndctl_region_get_type_name(struct ndctl_region *region);
+/* ND_DEVICE_NAMESPACE_IO / _PMEM / _BLK */
+unsigned int ndctl_region_get_nstype(struct ndctl_region *region);
+/* nfit/range_index; NDCTL_NO_SPA_INDEX when not NFIT-defined */
+unsigned int ndctl_region_get_spa_index(struct ndctl_region *region);
+unsigned int ndctl_region_get_range_index(struct ndctl_region *region);
+unsigned long long ndctl_region_get_size(struct ndctl_region *region);
+unsigned long long ndctl_region_get_available_size(struct ndctl_region *region);
+/* ULLONG_MAX when the attribute is not there */
+unsigned long long ndctl_region_get_max_available_extent(struct ndctl_region *region);
+unsigned long long ndctl_region_get_align(struct ndctl_region *region);
+unsigned long long ndctl_region_get_resource(struct ndctl_region *region);
+unsigned int ndctl_region_get_mappings(struct ndctl_region *region);
+unsigned int ndctl_region_get_interleave_ways(struct ndctl_region *region);
+unsigned long long ndctl_region_get_set_cookie(struct ndctl_region *region);
+int ndctl_region_get_numa_node(struct ndctl_region *region);
+/* "cpu_cache", "memory_controller", or NULL */
+const char *ndctl_region_get_persistence_domain(struct ndctl_region *region);
+/* total sectors listed in badblocks (0 if none / unreadable) */
+unsigned long long ndctl_region_get_badblock_count(struct ndctl_region *region);
+struct ndctl_namespace *ndctl_region_get_namespace_seed(struct ndctl_region *region);
+struct ndctl_btt *ndctl_region_get_btt_seed(struct ndctl_region *region);
+int ndctl_region_is_enabled(struct ndctl_region *region);
+int ndctl_region_enable(struct ndctl_region *region);
+/* disable and forget the children (old pointers stay valid, unlisted) */
+int ndctl_region_disable(struct ndctl_region *region);
+int ndctl_region_disable_invalidate(struct ndctl_region *region);
+/* disable and keep the children listed (stale until the next enable) */
+int ndctl_region_disable_preserve(struct ndctl_region *region);
+int ndctl_region_get_read_only(struct ndctl_region *region);
+int ndctl_region_set_ro(struct ndctl_region *region, int ro);
+struct ndctl_dimm *ndctl_region_get_first_dimm(struct ndctl_region *region);
+struct ndctl_dimm *ndctl_region_get_next_dimm(struct ndctl_region *region,
+		struct ndctl_dimm *dimm);
+#define ndctl_dimm_foreach_in_region(region, dimm) \
+	for (dimm = ndctl_region_get_first_dimm(region); dimm != NULL; \
+	     dimm = ndctl_region_get_next_dimm(region, dimm))
+
+/* ---- mapping ---- */
+struct ndctl_mapping *ndctl_mapping_get_first(struct ndctl_region *region);
+struct ndctl_mapping *ndctl_mapping_get_next(struct ndctl_mapping *mapping);
+#define ndctl_mapping_foreach(region, mapping) \
+	for (mapping = ndctl_mapping_get_first(region); mapping != NULL; \
+	     mapping = ndctl_mapping_get_next(mapping))
+struct ndctl_dimm *ndctl_mapping_get_dimm(struct ndctl_mapping *mapping);
+struct ndctl_region *ndctl_mapping_get_region(struct ndctl_mapping *mapping);
+struct ndctl_ctx *ndctl_mapping_get_ctx(struct ndctl_mapping *mapping);
+unsigned long long ndctl_mapping_get_offset(struct ndctl_mapping *mapping);
+unsigned long long ndctl_mapping_get_length(struct ndctl_mapping *mapping);
+/* NDCTL_NO_POSITION when the kernel does not export it (v4.2) */
+int ndctl_mapping_get_position(struct ndctl_mapping *mapping);
+
+/* ---- namespace ---- */
+enum ndctl_namespace_mode {
+	NDCTL_NS_MODE_UNKNOWN = -1,
+	NDCTL_NS_MODE_RAW = 0,
+	NDCTL_NS_MODE_SAFE,	/* claimed by a btt ("sector") */
+	NDCTL_NS_MODE_MEMORY,	/* fsdax */
+	NDCTL_NS_MODE_DAX,	/* devdax */
+};
+
+struct ndctl_namespace *ndctl_namespace_get_first(struct ndctl_region *region);
+struct ndctl_namespace *ndctl_namespace_get_next(struct ndctl_namespace *ndns);
+#define ndctl_namespace_foreach(region, ndns) \
+	for (ndns = ndctl_namespace_get_first(region); ndns != NULL; \
+	     ndns = ndctl_namespace_get_next(ndns))
+#define ndctl_namespace_foreach_safe(region, ndns, _ndns) \
+	for (ndns = ndctl_namespace_get_first(region), \
+	     _ndns = ndns ? ndctl_namespace_get_next(ndns) : NULL; \
+	     ndns != NULL; \
+	     ndns = _ndns, _ndns = _ndns ? ndctl_namespace_get_next(_ndns) : NULL)
+struct ndctl_region *ndctl_namespace_get_region(struct ndctl_namespace *ndns);
+struct ndctl_bus *ndctl_namespace_get_bus(struct ndctl_namespace *ndns);
+struct ndctl_ctx *ndctl_namespace_get_ctx(struct ndctl_namespace *ndns);
+unsigned int ndctl_namespace_get_id(struct ndctl_namespace *ndns);
+const char *ndctl_namespace_get_devname(struct ndctl_namespace *ndns);
+/* ND_DEVICE_NAMESPACE_IO / _PMEM / _BLK */
+unsigned int ndctl_namespace_get_type(struct ndctl_namespace *ndns);
+const char *ndctl_namespace_get_type_name(struct ndctl_namespace *ndns);
+unsigned long long ndctl_namespace_get_size(struct ndctl_namespace *ndns);
+unsigned long long ndctl_namespace_get_resource(struct ndctl_namespace *ndns);
+int ndctl_namespace_get_numa_node(struct ndctl_namespace *ndns);
+void ndctl_namespace_get_uuid(struct ndctl_namespace *ndns, uuid_t uu);
+int ndctl_namespace_set_uuid(struct ndctl_namespace *ndns, uuid_t uu);
+const char *ndctl_namespace_get_alt_name(struct ndctl_namespace *ndns);
+int ndctl_namespace_set_alt_name(struct ndctl_namespace *ndns,
+		const char *alt_name);
+int ndctl_namespace_set_size(struct ndctl_namespace *ndns,
+		unsigned long long size);
+/* selected sector size; 0 when none is selected or not supported */
+unsigned int ndctl_namespace_get_sector_size(struct ndctl_namespace *ndns);
+int ndctl_namespace_get_num_sector_sizes(struct ndctl_namespace *ndns);
+int ndctl_namespace_get_supported_sector_size(struct ndctl_namespace *ndns,
+		int i);
+int ndctl_namespace_set_sector_size(struct ndctl_namespace *ndns,
+		unsigned int sector_size);
+int ndctl_namespace_get_raw_mode(struct ndctl_namespace *ndns);
+int ndctl_namespace_set_raw_mode(struct ndctl_namespace *ndns, int raw_mode);
+/* holder_class: "", "btt", "pfn", "dax"; errors are returned, callers may
+ * ignore them (older kernels do not have the attribute) */
+int ndctl_namespace_set_holder_class(struct ndctl_namespace *ndns,
+		const char *holder_class);
+enum ndctl_namespace_mode ndctl_namespace_get_mode(struct ndctl_namespace *ndns);
+/* the enabled or configured btt that claims this namespace, or NULL */
+struct ndctl_btt *ndctl_namespace_get_btt(struct ndctl_namespace *ndns);
+int ndctl_namespace_is_enabled(struct ndctl_namespace *ndns);
+/* enabled itself, or claimed by an enabled btt */
+int ndctl_namespace_is_active(struct ndctl_namespace *ndns);
+/* has a uuid and a non-zero size (io namespaces: always) */
+int ndctl_namespace_is_configured(struct ndctl_namespace *ndns);
+/* 0 enabled, 1 enabled through a btt that claimed it, < 0 -errno */
+int ndctl_namespace_enable(struct ndctl_namespace *ndns);
+int ndctl_namespace_disable(struct ndctl_namespace *ndns);
+/* if claimed by a btt: delete the btt first; then disable */
+int ndctl_namespace_disable_invalidate(struct ndctl_namespace *ndns);
+/* block device name under the namespace (or NULL) */
+const char *ndctl_namespace_get_block_device(struct ndctl_namespace *ndns);
+/* release the capacity (size 0); the namespace must be disabled */
+int ndctl_namespace_delete(struct ndctl_namespace *ndns);
+
+/* ---- btt ---- */
+struct ndctl_btt *ndctl_btt_get_first(struct ndctl_region *region);
+struct ndctl_btt *ndctl_btt_get_next(struct ndctl_btt *btt);
+#define ndctl_btt_foreach(region, btt) \
+	for (btt = ndctl_btt_get_first(region); btt != NULL; \
+	     btt = ndctl_btt_get_next(btt))
+struct ndctl_region *ndctl_btt_get_region(struct ndctl_btt *btt);
+struct ndctl_bus *ndctl_btt_get_bus(struct ndctl_btt *btt);
+struct ndctl_ctx *ndctl_btt_get_ctx(struct ndctl_btt *btt);
+unsigned int ndctl_btt_get_id(struct ndctl_btt *btt);
+const char *ndctl_btt_get_devname(struct ndctl_btt *btt);
+void ndctl_btt_get_uuid(struct ndctl_btt *btt, uuid_t uu);
+int ndctl_btt_set_uuid(struct ndctl_btt *btt, uuid_t uu);
+/* selected sector size, 0 when none selected */
+unsigned int ndctl_btt_get_sector_size(struct ndctl_btt *btt);
+int ndctl_btt_get_num_sector_sizes(struct ndctl_btt *btt);
+int ndctl_btt_get_supported_sector_size(struct ndctl_btt *btt, int i);
+int ndctl_btt_set_sector_size(struct ndctl_btt *btt, unsigned int sector_size);
+/* ndns NULL releases the namespace */
+int ndctl_btt_set_namespace(struct ndctl_btt *btt, struct ndctl_namespace *ndns);
+struct ndctl_namespace *ndctl_btt_get_namespace(struct ndctl_btt *btt);
+/* usable size in bytes (only while enabled), 0 when unknown */
+unsigned long long ndctl_btt_get_size(struct ndctl_btt *btt);
+const char *ndctl_btt_get_block_device(struct ndctl_btt *btt);
+int ndctl_btt_is_enabled(struct ndctl_btt *btt);
+/* any of uuid, sector size, namespace set */
+int ndctl_btt_is_configured(struct ndctl_btt *btt);
+int ndctl_btt_enable(struct ndctl_btt *btt);
+/* unbind only: the configuration stays, enable brings the disk back */
+int ndctl_btt_disable(struct ndctl_btt *btt);
+/* unbind and release the namespace (device-model only, media untouched) */
+int ndctl_btt_delete(struct ndctl_btt *btt);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* _NDCTL_LIBNDCTL_H_ */

@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* read-labels, zero-labels, init-labels (media-formats §2, §3) */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util.h"
+#include "label-format.h"
+
+enum label_op { OP_READ, OP_ZERO, OP_INIT };
+
+struct label_opts {
+	enum label_op op;
+	const char *bus, *output, *version;
+	bool json, human, force, index_only;
+	unsigned long long size, offset;
+};
+
+static const struct cmd_help read_help = {
+	"ndctl read-labels <nmem0> [<nmem1>..<nmemN>] [-o <filename>]",
+	"    <nmem>                nmemX, a dimm id, or 'all'\n"
+	"    -b, --bus <bus-id>    <nmem> must be on a bus with an id/provider of <bus-id>\n"
+	"    -s, --size <n>        number of label bytes to read (0: all)\n"
+	"    -O, --offset <n>      offset into the label area to start at\n"
+	"    -o, --output <file>   write the label area here instead of stdout\n"
+	"    -j, --json            parse the label data into json\n"
+	"    -u, --human           human friendly number formats (implies --json)\n"
+	"    -I, --index           limit the read to the index block area\n"
+	"    -v, --verbose         emit debug messages\n"
+	"    -h, --help            show this help\n",
+};
+
+static const struct cmd_help zero_help = {
+	"ndctl zero-labels <nmem0> [<nmem1>..<nmemN>] [<options>]",
+	"    <nmem>                nmemX, a dimm id, or 'all'\n"
+	"    -b, --bus <bus-id>    <nmem> must be on a bus with an id/provider of <bus-id>\n"
+	"    -v, --verbose         emit debug messages\n"
+	"    -h, --help            show this help\n",
+};
+
+static const struct cmd_help init_help = {
+	"ndctl init-labels <nmem0> [<nmem1>..<nmemN>] [<options>]",
+	"    <nmem>                nmemX, a dimm id, or 'all'\n"
+	"    -b, --bus <bus-id>    <nmem> must be on a bus with an id/provider of <bus-id>\n"
+	"    -f, --force           initialise even if a valid index block is present\n"
+	"    -V, --label-version <1.1|1.2>\n"
+	"                          namespace label specification version (default: 1.1)\n"
+	"    -v, --verbose         emit debug messages\n"
+	"    -h, --help            show this help\n",
+};
+
+static void guid_string(const unsigned char *b, char *out)
+{
+	/* UEFI GUID layout: first three fields little-endian (§1.1) */
+	uuid_t u;
+
+	u[0] = b[3]; u[1] = b[2]; u[2] = b[1]; u[3] = b[0];
+	u[4] = b[5]; u[5] = b[4];
+	u[6] = b[7]; u[7] = b[6];
+	memcpy(u + 8, b + 8, 8);
+	uuid_unparse(u, out);
+}
+
+static struct json_object *labels_to_json(const char *devname,
+		const unsigned char *area, unsigned int config_size, bool human)
+{
+	struct json_object *j = json_object_new_object(), *ji, *jl;
+	unsigned int isize, lsize, nslot, k, i;
+	const unsigned char *cur;
+	int ver, curblk;
+
+	json_object_object_add(j, "dev", json_object_new_string(devname));
+	ver = nd_label_index_find(area, config_size, &isize, &lsize, &curblk);
+	if (!ver)
+		return j;
+	ji = json_object_new_array();
+	for (i = 0; i < 2; i++) {
+		const unsigned char *b = area + i * isize;
+		struct json_object *e = json_object_new_object();
+		char sig[17];
+
+		memcpy(sig, b, 16);
+		sig[16] = '\0';
+		json_object_object_add(e, "signature", json_object_new_string(sig));
+		json_object_object_add(e, "major", json_object_new_int(nd_get_le(b + 60, 2)));
+		json_object_object_add(e, "minor", json_object_new_int(nd_get_le(b + 62, 2)));
+		json_object_object_add(e, "labelsize", json_object_new_int(lsize));
+		json_object_object_add(e, "seq", json_object_new_int64(nd_get_le(b + 20, 4)));
+		json_object_object_add(e, "nslot", json_object_new_int64(nd_get_le(b + 56, 4)));
+		json_object_array_add(ji, e);
+	}
+	json_object_object_add(j, "index", ji);
+	cur = area + curblk * isize;
+	nslot = nd_get_le(cur + 56, 4);
+	jl = json_object_new_array();
+	for (k = 0; k < nslot; k++) {
+		const unsigned char *l = area + 2 * isize + (size_t)k * lsize;
+		struct json_object *e;
+		char str[40], name[65];
+		uuid_t uu;
+
+		if (cur[NSINDEX_HDR + k / 8] & (1u << (k % 8)))
+			continue;	/* free */
+		if (nd_get_le(l + 120, 4) != k)
+			continue;	/* slot field must match */
+		e = json_object_new_object();
+		memcpy(uu, l, 16);
+		uuid_unparse(uu, str);
+		json_object_object_add(e, "uuid", json_object_new_string(str));
+		memcpy(name, l + 16, 64);
+		name[64] = '\0';
+		json_object_object_add(e, "name", json_object_new_string(name));
+		json_object_object_add(e, "slot", json_object_new_int64(k));
+		json_object_object_add(e, "position", json_object_new_int(nd_get_le(l + 86, 2)));
+		json_object_object_add(e, "nlabel", json_object_new_int(nd_get_le(l + 84, 2)));
+		json_object_object_add(e, "flags", json_hex(nd_get_le(l + 80, 4), human));
+		json_object_object_add(e, "isetcookie", json_hex(nd_get_le(l + 88, 8), human));
+		json_object_object_add(e, "lbasize", json_object_new_int64(nd_get_le(l + 96, 8)));
+		json_object_object_add(e, "dpa", json_hex(nd_get_le(l + 104, 8), human));
+		json_object_object_add(e, "rawsize", json_size(nd_get_le(l + 112, 8), human));
+		if (lsize >= 256) {
+			guid_string(l + 128, str);
+			json_object_object_add(e, "type_guid", json_object_new_string(str));
+			guid_string(l + 144, str);
+			json_object_object_add(e, "abstraction_guid", json_object_new_string(str));
+		}
+		json_object_array_add(jl, e);
+	}
+	json_object_object_add(j, "label", jl);
+	return j;
+}
+
+static int write_all(FILE *f, const void *buf, size_t len)
+{
+	return fwrite(buf, 1, len, f) == len ? 0 : -EIO;
+}
+
+static int do_read(struct ndctl_dimm *dimm, struct label_opts *o, FILE *out,
+		struct json_object *jarr)
+{
+	const char *devname = ndctl_dimm_get_devname(dimm);
+	unsigned int config_size, off = o->offset, len;
+	unsigned char *area;
+	int rc;
+
+	rc = ndctl_dimm_get_config_size(dimm, &config_size, NULL);
+	if (rc) {
+		fail("%s: cannot get the label area size: %s", devname, strerror(-rc));
+		return rc;
+	}
+	if (o->json)
+		off = 0, len = config_size;
+	else if (o->index_only) {
+		unsigned int i128 = nd_label_index_size(config_size, 128);
+
+		off = 0;
+		len = 2 * i128 < config_size ? 2 * i128 : config_size;
+	} else {
+		if (o->offset >= config_size) {
+			fail("%s: offset %llu beyond the %u byte label area", devname,
+					o->offset, config_size);
+			return -EINVAL;
+		}
+		len = config_size - off;
+		if (o->size && o->size < len)
+			len = o->size;
+	}
+	area = calloc(1, config_size);
+	if (!area)
+		return -ENOMEM;
+	rc = ndctl_dimm_read_label_area(dimm, area + off, off, len);
+	if (rc) {
+		fail("%s: label read failed: %s", devname, strerror(-rc));
+	} else if (o->json) {
+		/* the buffer was filled from offset 0: parse it whole */
+		json_object_array_add(jarr, labels_to_json(devname, area,
+					config_size, o->human));
+	} else if ((rc = write_all(out, area + off, len))) {
+		fail("%s: cannot write the label data: %s", devname, strerror(-rc));
+	}
+	free(area);
+	return rc;
+}
+
+static int do_zero(struct ndctl_dimm *dimm)
+{
+	int rc = ndctl_dimm_zero_labels(dimm);
+
+	if (rc)
+		fail("%s: %s", ndctl_dimm_get_devname(dimm), rc == -EBUSY
+				? "DIMM is active, disable the regions that use it first"
+				: rc == -EOPNOTSUPP ? "no label area (label commands not supported)"
+				: strerror(-rc));
+	return rc;
+}
+
+static int do_init(struct ndctl_dimm *dimm, struct label_opts *o)
+{
+	const char *devname = ndctl_dimm_get_devname(dimm);
+	enum ndctl_label_version v = NDCTL_LABEL_V1_1;
+	int rc;
+
+	if (o->version && !strcmp(o->version, "1.2"))
+		v = NDCTL_LABEL_V1_2;
+	if (!ndctl_dimm_has_labels_support(dimm)) {
+		fail("%s: no label area (label commands not supported)", devname);
+		return -EOPNOTSUPP;
+	}
+	if (ndctl_dimm_is_active(dimm)) {
+		fail("%s: DIMM is active, disable the regions that use it first",
+				devname);
+		return -EBUSY;
+	}
+	if (!o->force) {
+		rc = ndctl_dimm_get_label_version(dimm);
+		if (rc < 0) {
+			fail("%s: cannot read the label area: %s", devname,
+					strerror(-rc));
+			return rc;
+		}
+		if (rc > 0) {
+			fail("%s: has a valid v1.%d namespace index, use --force to overwrite",
+					devname, rc % 10);
+			return -EEXIST;
+		}
+	}
+	rc = ndctl_dimm_init_labels(dimm, v);
+	if (rc)
+		fail("%s: label initialisation failed: %s", devname, strerror(-rc));
+	return rc;
+}
+
+static int label_cmd(int argc, char **argv, struct label_opts *o)
+{
+	static const struct option lopts[] = {
+		{ "bus", required_argument, NULL, 'b' },
+		{ "size", required_argument, NULL, 's' },
+		{ "offset", required_argument, NULL, 'O' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "human", no_argument, NULL, 'u' },
+		{ "index", no_argument, NULL, 'I' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "label-version", required_argument, NULL, 'V' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const struct cmd_help *help = o->op == OP_READ ? &read_help
+		: o->op == OP_ZERO ? &zero_help : &init_help;
+	const char *short_opts = o->op == OP_READ ? "b:s:O:o:juIvh"
+		: o->op == OP_ZERO ? "b:vh" : "b:fV:vh";
+	struct json_object *jarr = NULL;
+	struct ndctl_ctx *ctx;
+	struct ndctl_bus *bus;
+	FILE *out = stdout;
+	int c, i, found = 0, done = 0, failed = 0;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, short_opts, lopts, NULL)) != -1) {
+		switch (c) {
+		case 'b': o->bus = optarg; break;
+		case 's':
+			if (parse_size(optarg, &o->size)) {
+				fail("invalid size '%s'", optarg);
+				return 1;
+			}
+			break;
+		case 'O':
+			if (parse_size(optarg, &o->offset)) {
+				fail("invalid offset '%s'", optarg);
+				return 1;
+			}
+			break;
+		case 'o': o->output = optarg; break;
+		case 'j': o->json = true; break;
+		case 'u': o->json = o->human = true; break;
+		case 'I': o->index_only = true; break;
+		case 'f': o->force = true; break;
+		case 'V': o->version = optarg; break;
+		case 'v': verbose = 1; break;
+		case 'h': return print_help(help, stdout);
+		default: return print_help(help, stderr);
+		}
+	}
+	if (optind >= argc) {
+		fail("specify the DIMM(s): nmemX, a dimm id, or 'all'");
+		return 1;
+	}
+	if (o->version && strcmp(o->version, "1.1") && strcmp(o->version, "1.2")) {
+		fail("unknown label version '%s' (1.1 or 1.2)", o->version);
+		return 1;
+	}
+	if (o->index_only && (o->size || o->offset)) {
+		fail("--index excludes --size and --offset");
+		return 1;
+	}
+	if (o->op == OP_READ && o->output) {
+		out = fopen(o->output, "we");
+		if (!out) {
+			fail("cannot open %s: %s", o->output, strerror(errno));
+			return 1;
+		}
+	}
+	if (o->json)
+		jarr = json_object_new_array();
+	if (cli_ctx_new(&ctx)) {
+		if (out != stdout)
+			fclose(out);
+		json_object_put(jarr);
+		return 1;
+	}
+	ndctl_bus_foreach(ctx, bus) {
+		struct ndctl_dimm *dimm;
+
+		if (!match_bus(bus, o->bus))
+			continue;
+		ndctl_dimm_foreach(bus, dimm) {
+			bool match = false;
+			int rc;
+
+			for (i = optind; i < argc; i++)
+				if (match_dimm(dimm, argv[i]))
+					match = true;
+			if (!match)
+				continue;
+			found++;
+			if (o->op == OP_READ)
+				rc = do_read(dimm, o, out, jarr);
+			else if (o->op == OP_ZERO)
+				rc = do_zero(dimm);
+			else
+				rc = do_init(dimm, o);
+			if (rc)
+				failed++;
+			else
+				done++;
+		}
+	}
+	ndctl_unref(ctx);
+	if (jarr) {
+		if (json_object_array_length(jarr) == 1 && o->human)
+			fprintf(out, "%s\n", json_object_to_json_string_ext(
+					json_object_array_get_idx(jarr, 0),
+					JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+		else if (json_object_array_length(jarr))
+			fprintf(out, "%s\n", json_object_to_json_string_ext(jarr,
+					JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(jarr);
+	}
+	if (out != stdout && fclose(out)) {
+		fail("cannot write %s: %s", o->output, strerror(errno));
+		failed++;
+	}
+	if (!found) {
+		fail("no DIMM matches '%s'", argv[optind]);
+		return 1;
+	}
+	note("%s %d nmem%s", o->op == OP_READ ? "read" : o->op == OP_ZERO
+			? "zeroed" : "initialized", done, done == 1 ? "" : "s");
+	return failed ? 1 : 0;
+}
+
+int cmd_read_labels(int argc, char **argv)
+{
+	struct label_opts o = { .op = OP_READ };
+
+	return label_cmd(argc, argv, &o);
+}
+
+int cmd_zero_labels(int argc, char **argv)
+{
+	struct label_opts o = { .op = OP_ZERO };
+
+	return label_cmd(argc, argv, &o);
+}
+
+int cmd_init_labels(int argc, char **argv)
+{
+	struct label_opts o = { .op = OP_INIT };
+
+	return label_cmd(argc, argv, &o);
+}

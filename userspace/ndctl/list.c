@@ -1,0 +1,435 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* ndctl list: topology as JSON, field names as ndctl 76.1 (sysfs-abi §10.2) */
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static const struct cmd_help list_help = {
+	"ndctl list [<options>]",
+	"    -b, --bus <bus-id>    filter by bus (id, ndbusN or provider)\n"
+	"    -r, --region <region-id>\n"
+	"                          filter by region (id or regionN)\n"
+	"    -d, --dimm <dimm-id>  filter by dimm (id or nmemN)\n"
+	"    -n, --namespace <namespace-id>\n"
+	"                          filter by namespace (namespaceX.Y)\n"
+	"    -m, --mode <mode>     filter by namespace mode (raw, sector, fsdax, devdax)\n"
+	"    -t, --type <type>     filter by region type (pmem, blk)\n"
+	"    -B, --buses           include bus info\n"
+	"    -D, --dimms           include dimm info\n"
+	"    -R, --regions         include region info\n"
+	"    -N, --namespaces      include namespace info (default)\n"
+	"    -i, --idle            include idle devices\n"
+	"    -u, --human           use human friendly number formats\n"
+	"    -v, --verbose         increase output detail\n"
+	"    -h, --help            show this help\n",
+};
+
+struct list_opts {
+	const char *bus, *region, *dimm, *ns, *mode, *type;
+	bool B, D, R, N, idle, human, verbose;
+};
+
+static const char *mode_name(enum ndctl_namespace_mode m)
+{
+	switch (m) {
+	case NDCTL_NS_MODE_RAW:
+		return "raw";
+	case NDCTL_NS_MODE_SAFE:
+		return "sector";
+	case NDCTL_NS_MODE_MEMORY:
+		return "fsdax";
+	case NDCTL_NS_MODE_DAX:
+		return "devdax";
+	default:
+		return NULL;
+	}
+}
+
+static void add(struct json_object *o, const char *key, struct json_object *v)
+{
+	if (v)
+		json_object_object_add(o, key, v);
+}
+
+struct json_object *namespace_to_json(struct ndctl_namespace *ndns, bool human,
+		bool verbose_fields)
+{
+	struct json_object *j = json_object_new_object();
+	enum ndctl_namespace_mode mode = ndctl_namespace_get_mode(ndns);
+	struct ndctl_btt *btt = NULL;
+	const char *m = mode_name(mode), *bdev, *name;
+	unsigned int type = ndctl_namespace_get_type(ndns);
+	unsigned int lbasize;
+	char str[40];
+	uuid_t uu;
+
+	if (!j)
+		return NULL;
+	add(j, "dev", json_object_new_string(ndctl_namespace_get_devname(ndns)));
+	if (m)
+		add(j, "mode", json_object_new_string(m));
+	if (mode == NDCTL_NS_MODE_SAFE)
+		btt = ndctl_namespace_get_btt(ndns);
+	if (btt) {
+		unsigned long long size = ndctl_btt_get_size(btt);
+
+		if (size)
+			add(j, "size", json_size(size, human));
+		ndctl_btt_get_uuid(btt, uu);
+		uuid_unparse(uu, str);
+		add(j, "uuid", json_object_new_string(str));
+		if (verbose_fields && type != ND_DEVICE_NAMESPACE_IO) {
+			ndctl_namespace_get_uuid(ndns, uu);
+			uuid_unparse(uu, str);
+			add(j, "raw_uuid", json_object_new_string(str));
+		}
+		lbasize = ndctl_btt_get_sector_size(btt);
+		add(j, "sector_size", json_object_new_int(lbasize ? lbasize : 512));
+		bdev = ndctl_btt_get_block_device(btt);
+	} else {
+		add(j, "size", json_size(ndctl_namespace_get_size(ndns), human));
+		if (type != ND_DEVICE_NAMESPACE_IO) {
+			ndctl_namespace_get_uuid(ndns, uu);
+			uuid_unparse(uu, str);
+			add(j, "uuid", json_object_new_string(str));
+		}
+		lbasize = ndctl_namespace_get_sector_size(ndns);
+		add(j, "sector_size", json_object_new_int(lbasize ? lbasize : 512));
+		bdev = ndctl_namespace_get_block_device(ndns);
+	}
+	if (bdev)
+		add(j, "blockdev", json_object_new_string(bdev));
+	if (!ndctl_namespace_is_active(ndns))
+		add(j, "state", json_object_new_string("disabled"));
+	name = ndctl_namespace_get_alt_name(ndns);
+	if (name && name[0])
+		add(j, "name", json_object_new_string(name));
+	if (verbose_fields && ndctl_namespace_get_numa_node(ndns) >= 0)
+		add(j, "numa_node", json_object_new_int(ndctl_namespace_get_numa_node(ndns)));
+	return j;
+}
+
+static struct json_object *dimm_to_json(struct ndctl_dimm *dimm, bool human)
+{
+	struct json_object *j = json_object_new_object();
+	const char *id = ndctl_dimm_get_unique_id(dimm), *sec;
+	unsigned int handle = ndctl_dimm_get_handle(dimm);
+	unsigned short phys = ndctl_dimm_get_phys_id(dimm);
+
+	if (!j)
+		return NULL;
+	add(j, "dev", json_object_new_string(ndctl_dimm_get_devname(dimm)));
+	if (id)
+		add(j, "id", json_object_new_string(id));
+	if (handle != UINT32_MAX)
+		add(j, "handle", json_hex(handle, human));
+	if (phys != 0xffff)
+		add(j, "phys_id", json_hex(phys, human));
+	if (!ndctl_dimm_is_enabled(dimm))
+		add(j, "state", json_object_new_string("disabled"));
+	if (ndctl_dimm_failed_map(dimm))
+		add(j, "flag_failed_map", json_object_new_boolean(1));
+	if (ndctl_dimm_failed_save(dimm))
+		add(j, "flag_failed_save", json_object_new_boolean(1));
+	if (ndctl_dimm_failed_arm(dimm))
+		add(j, "flag_failed_arm", json_object_new_boolean(1));
+	if (ndctl_dimm_failed_restore(dimm))
+		add(j, "flag_failed_restore", json_object_new_boolean(1));
+	if (ndctl_dimm_failed_flush(dimm))
+		add(j, "flag_failed_flush", json_object_new_boolean(1));
+	if (ndctl_dimm_smart_pending(dimm))
+		add(j, "flag_smart_event", json_object_new_boolean(1));
+	sec = ndctl_dimm_get_security(dimm);
+	if (sec)
+		add(j, "security", json_object_new_string(sec));
+	return j;
+}
+
+static struct json_object *region_to_json(struct ndctl_region *region,
+		const struct list_opts *o)
+{
+	struct json_object *j = json_object_new_object();
+	unsigned long long v, bb;
+	bool human = o->human;
+	const char *pd;
+
+	if (!j)
+		return NULL;
+	add(j, "dev", json_object_new_string(ndctl_region_get_devname(region)));
+	add(j, "size", json_size(ndctl_region_get_size(region), human));
+	v = ndctl_region_get_align(region);
+	if (v)
+		add(j, "align", json_size(v, human));
+	add(j, "available_size", json_size(ndctl_region_get_available_size(region),
+				human));
+	v = ndctl_region_get_max_available_extent(region);
+	if (v != ULLONG_MAX)
+		add(j, "max_available_extent", json_size(v, human));
+	add(j, "type", json_object_new_string(ndctl_region_get_type_name(region)));
+	if (o->verbose && ndctl_region_get_numa_node(region) >= 0)
+		add(j, "numa_node", json_object_new_int(ndctl_region_get_numa_node(region)));
+	if (ndctl_region_get_nstype(region) == ND_DEVICE_NAMESPACE_PMEM)
+		add(j, "iset_id", json_hex(ndctl_region_get_set_cookie(region), human));
+	if (o->D) {
+		struct json_object *jm = json_object_new_array();
+		struct ndctl_mapping *m;
+
+		ndctl_mapping_foreach(region, m) {
+			struct json_object *e = json_object_new_object();
+			struct ndctl_dimm *dimm = ndctl_mapping_get_dimm(m);
+			int pos = ndctl_mapping_get_position(m);
+
+			if (o->dimm && !match_dimm(dimm, o->dimm)) {
+				json_object_put(e);
+				continue;
+			}
+			add(e, "dimm", json_object_new_string(ndctl_dimm_get_devname(dimm)));
+			add(e, "offset", json_hex(ndctl_mapping_get_offset(m), human));
+			add(e, "length", json_hex(ndctl_mapping_get_length(m), human));
+			if (pos >= 0)
+				add(e, "position", json_object_new_int(pos));
+			json_object_array_add(jm, e);
+		}
+		if (json_object_array_length(jm))
+			add(j, "mappings", jm);
+		else
+			json_object_put(jm);
+	}
+	bb = ndctl_region_get_badblock_count(region);
+	if (bb)
+		add(j, "badblock_count", json_object_new_int64(bb));
+	if (!ndctl_region_is_enabled(region))
+		add(j, "state", json_object_new_string("disabled"));
+	pd = ndctl_region_get_persistence_domain(region);
+	add(j, "persistence_domain", json_object_new_string(pd && pd[0] ? pd : "unknown"));
+	return j;
+}
+
+static bool mode_matches(struct ndctl_namespace *ndns, const char *filter)
+{
+	const char *m;
+
+	if (!filter)
+		return true;
+	m = mode_name(ndctl_namespace_get_mode(ndns));
+	if (!m)
+		return false;
+	if (!strcmp(filter, "safe"))
+		filter = "sector";
+	else if (!strcmp(filter, "memory"))
+		filter = "fsdax";
+	else if (!strcmp(filter, "dax"))
+		filter = "devdax";
+	return !strcmp(m, filter);
+}
+
+static bool dimm_in_listed_region(struct ndctl_bus *bus, struct ndctl_dimm *dimm,
+		const struct list_opts *o)
+{
+	struct ndctl_region *region;
+
+	if (!o->region && !o->type)
+		return true;
+	ndctl_region_foreach(bus, region) {
+		struct ndctl_mapping *m;
+
+		if (!match_region(region, o->region))
+			continue;
+		if (o->type && strcmp(o->type, ndctl_region_get_type_name(region)))
+			continue;
+		ndctl_mapping_foreach(region, m)
+			if (ndctl_mapping_get_dimm(m) == dimm)
+				return true;
+	}
+	return false;
+}
+
+static void put_array(struct json_object *parent, const char *key,
+		struct json_object *arr)
+{
+	if (json_object_array_length(arr))
+		json_object_object_add(parent, key, arr);
+	else
+		json_object_put(arr);
+}
+
+int cmd_list(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "bus", required_argument, NULL, 'b' },
+		{ "region", required_argument, NULL, 'r' },
+		{ "dimm", required_argument, NULL, 'd' },
+		{ "namespace", required_argument, NULL, 'n' },
+		{ "mode", required_argument, NULL, 'm' },
+		{ "type", required_argument, NULL, 't' },
+		{ "buses", no_argument, NULL, 'B' },
+		{ "dimms", no_argument, NULL, 'D' },
+		{ "regions", no_argument, NULL, 'R' },
+		{ "namespaces", no_argument, NULL, 'N' },
+		{ "idle", no_argument, NULL, 'i' },
+		{ "human", no_argument, NULL, 'u' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct json_object *jbuses, *jdimms, *jregions, *jnss;
+	struct list_opts o;
+	struct ndctl_ctx *ctx;
+	struct ndctl_bus *bus;
+	int c, nclass;
+
+	memset(&o, 0, sizeof(o));
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "b:r:d:n:m:t:BDRNiuvh", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'b': o.bus = optarg; break;
+		case 'r': o.region = optarg; break;
+		case 'd': o.dimm = optarg; break;
+		case 'n': o.ns = optarg; break;
+		case 'm': o.mode = optarg; break;
+		case 't': o.type = optarg; break;
+		case 'B': o.B = true; break;
+		case 'D': o.D = true; break;
+		case 'R': o.R = true; break;
+		case 'N': o.N = true; break;
+		case 'i': o.idle = true; break;
+		case 'u': o.human = true; break;
+		case 'v': o.verbose = true; verbose = 1; break;
+		case 'h': return print_help(&list_help, stdout);
+		default: return print_help(&list_help, stderr);
+		}
+	}
+	if (optind < argc) {
+		fail("unexpected argument '%s'", argv[optind]);
+		return 1;
+	}
+	if (o.type && strcmp(o.type, "pmem") && strcmp(o.type, "blk")) {
+		fail("unknown region type '%s' (pmem or blk)", o.type);
+		return 1;
+	}
+	if (!o.B && !o.D && !o.R && !o.N)
+		o.N = true;
+	if (o.region && !strcmp(o.region, "all"))
+		o.region = NULL;
+	if (o.dimm && !strcmp(o.dimm, "all"))
+		o.dimm = NULL;
+	if (o.ns && !strcmp(o.ns, "all"))
+		o.ns = NULL;
+	if (cli_ctx_new(&ctx))
+		return 1;
+
+	jbuses = json_object_new_array();
+	jdimms = json_object_new_array();
+	jregions = json_object_new_array();
+	jnss = json_object_new_array();
+	ndctl_bus_foreach(ctx, bus) {
+		struct json_object *bdimms, *bregions, *bnss, *jbus = NULL;
+		struct ndctl_region *region;
+		struct ndctl_dimm *dimm;
+
+		if (!match_bus(bus, o.bus))
+			continue;
+		bdimms = o.B ? json_object_new_array() : jdimms;
+		bregions = o.B ? json_object_new_array() : jregions;
+		bnss = o.B ? json_object_new_array() : jnss;
+		if (o.D) {
+			ndctl_dimm_foreach(bus, dimm) {
+				if (!match_dimm(dimm, o.dimm))
+					continue;
+				if (!dimm_in_listed_region(bus, dimm, &o))
+					continue;
+				if (!o.idle && !ndctl_dimm_is_enabled(dimm))
+					continue;
+				json_object_array_add(bdimms, dimm_to_json(dimm, o.human));
+			}
+		}
+		if (o.R || o.N) {
+			ndctl_region_foreach(bus, region) {
+				struct json_object *jreg = NULL, *rnss;
+				struct ndctl_namespace *ndns;
+
+				if (!match_region(region, o.region))
+					continue;
+				if (o.type && strcmp(o.type, ndctl_region_get_type_name(region)))
+					continue;
+				if (!region_has_dimm(region, o.dimm))
+					continue;
+				if (!o.idle && !ndctl_region_is_enabled(region))
+					continue;
+				if (o.R)
+					jreg = region_to_json(region, &o);
+				rnss = o.R ? json_object_new_array() : bnss;
+				if (o.N) {
+					ndctl_namespace_foreach(region, ndns) {
+						if (!match_namespace(ndns, o.ns))
+							continue;
+						if (!mode_matches(ndns, o.mode))
+							continue;
+						if (!o.idle && !ndctl_namespace_is_active(ndns))
+							continue;
+						json_object_array_add(rnss,
+							namespace_to_json(ndns, o.human, o.verbose));
+					}
+				}
+				if (o.R) {
+					put_array(jreg, "namespaces", rnss);
+					/* a namespace filter hides regions without a match */
+					if (o.ns && o.N && !json_object_object_get_ex(jreg,
+								"namespaces", NULL))
+						json_object_put(jreg);
+					else
+						json_object_array_add(bregions, jreg);
+				}
+			}
+		}
+		if (o.B) {
+			const char *scrub = ndctl_bus_get_scrub_state(bus);
+
+			jbus = json_object_new_object();
+			add(jbus, "provider", json_object_new_string(ndctl_bus_get_provider(bus)));
+			add(jbus, "dev", json_object_new_string(ndctl_bus_get_devname(bus)));
+			if (scrub)
+				add(jbus, "scrub_state", json_object_new_string(scrub));
+			put_array(jbus, "dimms", bdimms);
+			put_array(jbus, "regions", bregions);
+			put_array(jbus, "namespaces", bnss);
+			json_object_array_add(jbuses, jbus);
+		}
+	}
+
+	nclass = o.D + o.R + (o.N && !o.R);
+	if (o.B) {
+		if (json_object_array_length(jbuses) == 1 && o.human)
+			json_print(json_object_array_get_idx(jbuses, 0));
+		else if (json_object_array_length(jbuses))
+			json_print(jbuses);
+	} else if (nclass > 1 || (o.R && o.N)) {
+		struct json_object *top = json_object_new_object();
+
+		if (o.D)
+			put_array(top, "dimms", json_object_get(jdimms));
+		if (o.R)
+			put_array(top, "regions", json_object_get(jregions));
+		if (o.N && !o.R)
+			put_array(top, "namespaces", json_object_get(jnss));
+		if (json_object_object_length(top))
+			json_print(top);
+		json_object_put(top);
+	} else {
+		struct json_object *arr = o.D ? jdimms : o.R ? jregions : jnss;
+
+		if (json_object_array_length(arr) == 1 && o.human)
+			json_print(json_object_array_get_idx(arr, 0));
+		else if (json_object_array_length(arr))
+			json_print(arr);
+	}
+	json_object_put(jbuses);
+	json_object_put(jdimms);
+	json_object_put(jregions);
+	json_object_put(jnss);
+	ndctl_unref(ctx);
+	return 0;
+}

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* ndctl: command line front end of libndctl */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util.h"
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+} commands[] = {
+	{ "list", cmd_list, "List platform NVDIMM buses, DIMMs, regions and namespaces as JSON" },
+	{ "create-namespace", cmd_create_namespace, "Provision or reconfigure a namespace" },
+	{ "destroy-namespace", cmd_destroy_namespace, "Destroy the given namespace(s)" },
+	{ "enable-namespace", cmd_enable_namespace, "Enable the given namespace(s)" },
+	{ "disable-namespace", cmd_disable_namespace, "Disable the given namespace(s)" },
+	{ "enable-region", cmd_enable_region, "Enable the given region(s) and their namespaces" },
+	{ "disable-region", cmd_disable_region, "Disable the given region(s) and their namespaces" },
+	{ "enable-dimm", cmd_enable_dimm, "Enable the given DIMM(s)" },
+	{ "disable-dimm", cmd_disable_dimm, "Disable the given DIMM(s)" },
+	{ "read-labels", cmd_read_labels, "Read the label storage area of DIMM(s)" },
+	{ "zero-labels", cmd_zero_labels, "Zero the label storage area of DIMM(s)" },
+	{ "init-labels", cmd_init_labels, "Initialise label index blocks on DIMM(s)" },
+};
+
+#define NCMDS (sizeof(commands) / sizeof(commands[0]))
+
+static void main_help(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "\n usage: ndctl [--version] [--help] COMMAND [ARGS]\n\n");
+	fprintf(f, " Commands:\n");
+	for (i = 0; i < NCMDS; i++)
+		fprintf(f, "   %-20s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n See 'ndctl COMMAND --help' for the options of a command.\n");
+	fprintf(f, " Environment: NDCTL_SYSFS_ROOT, NDCTL_DEV_ROOT, NDCTL_LOG.\n\n");
+}
+
+int main(int argc, char **argv)
+{
+	const char *name;
+	size_t i;
+
+	opterr = 0;	/* bad options are reported in one line by each command */
+	if (argc < 2) {
+		main_help(stderr);
+		return 1;
+	}
+	name = argv[1];
+	if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
+		if (argc > 2 && strcmp(name, "help") == 0) {
+			/* "ndctl help CMD" == "ndctl CMD --help" */
+			char *hargv[] = { argv[2], (char *)"--help", NULL };
+
+			for (i = 0; i < NCMDS; i++)
+				if (!strcmp(argv[2], commands[i].name)) {
+					cmd_name = commands[i].name;
+					return commands[i].fn(2, hargv);
+				}
+		}
+		main_help(stdout);
+		return 0;
+	}
+	if (!strcmp(name, "--version") || !strcmp(name, "version")) {
+		printf("%s\n", NDCTL_CLI_VERSION);
+		return 0;
+	}
+	for (i = 0; i < NCMDS; i++) {
+		if (strcmp(name, commands[i].name) == 0) {
+			cmd_name = commands[i].name;
+			return commands[i].fn(argc - 1, argv + 1) ? 1 : 0;
+		}
+	}
+	fprintf(stderr, "ndctl: error: unknown command '%s' (see 'ndctl --help')\n",
+			name);
+	return 1;
+}

@@ -1,0 +1,720 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* create-namespace and destroy-namespace (sysfs-abi §10.3) */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util.h"
+
+#define INFO_WIPE_SIZE 8192
+#define SZ_16M (16ULL << 20)
+
+static const struct cmd_help create_help = {
+	"ndctl create-namespace [<options>]",
+	"    -b, --bus <bus-id>    limit namespace to a bus with an id or provider of <bus-id>\n"
+	"    -r, --region <region-id>\n"
+	"                          limit namespace to a region with an id or name of <region-id>\n"
+	"    -e, --reconfig <namespace>\n"
+	"                          reconfigure an existing namespace\n"
+	"    -u, --uuid <uuid>     the uuid of the namespace (default: random)\n"
+	"    -n, --name <name>     an optional name for the namespace (at most 63 bytes)\n"
+	"    -s, --size <size>     size in bytes, K/M/G/T suffixes (default: all available)\n"
+	"    -m, --mode <mode>     'raw' (default) or 'sector' (needs BTT support)\n"
+	"    -l, --sector-size <n> logical sector size (sector mode default 4096)\n"
+	"    -t, --type <type>     'pmem' or 'blk'\n"
+	"    -f, --force           reconfigure the namespace even if currently active\n"
+	"    -L, --autolabel       initialise labels on label-less regions (reconfigure)\n"
+	"        --no-autolabel    never initialise labels\n"
+	"    -v, --verbose         emit debug messages\n"
+	"    -h, --help            show this help\n",
+};
+
+static const struct cmd_help destroy_help = {
+	"ndctl destroy-namespace <namespace> [<options>]",
+	"    <namespace>           namespaceX.Y, or 'all'\n"
+	"    -b, --bus <bus-id>    limit namespace to a bus with an id or provider of <bus-id>\n"
+	"    -r, --region <region-id>\n"
+	"                          limit namespace to a region with an id or name of <region-id>\n"
+	"    -f, --force           destroy namespace even if currently active\n"
+	"    -v, --verbose         emit debug messages\n"
+	"    -h, --help            show this help\n",
+};
+
+struct create_opts {
+	const char *bus, *region, *reconfig, *uuid, *name, *size, *mode;
+	const char *sector, *type;
+	bool force, sector_mode;
+	int autolabel;	/* -1 default, 0 no, 1 yes */
+	unsigned long long size_bytes;
+	unsigned int lbasize;
+	uuid_t uu;
+};
+
+/* zero the first 8 KiB through the raw block device (BTT/PFN info blocks) */
+static int zero_info_block(struct ndctl_namespace *ndns)
+{
+	struct ndctl_ctx *ctx = ndctl_namespace_get_ctx(ndns);
+	const char *devname = ndctl_namespace_get_devname(ndns);
+	char path[PATH_MAX];
+	const char *bdev;
+	void *buf = NULL;
+	int fd, rc;
+
+	rc = ndctl_namespace_set_raw_mode(ndns, 1);
+	if (rc)
+		return rc;
+	rc = ndctl_namespace_enable(ndns);
+	if (rc) {
+		rc = rc > 0 ? -EBUSY : rc;
+		goto out;
+	}
+	bdev = ndctl_namespace_get_block_device(ndns);
+	if (!bdev) {
+		rc = -ENXIO;
+		goto out_disable;
+	}
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", ndctl_get_dev_root(ctx),
+				bdev) >= sizeof(path)) {
+		rc = -ENAMETOOLONG;
+		goto out_disable;
+	}
+	fd = open(path, O_RDWR | O_EXCL | O_DIRECT | O_CLOEXEC);
+	if (fd < 0) {
+		rc = -errno;
+		goto out_disable;
+	}
+	if (posix_memalign(&buf, 4096, INFO_WIPE_SIZE)) {
+		close(fd);
+		rc = -ENOMEM;
+		goto out_disable;
+	}
+	if (pread(fd, buf, INFO_WIPE_SIZE, 0) == INFO_WIPE_SIZE) {
+		unsigned char *p = buf;
+		size_t i;
+
+		for (i = 0; i < INFO_WIPE_SIZE && !p[i]; i++)
+			;
+		if (i == INFO_WIPE_SIZE) {
+			close(fd);
+			goto out_disable;
+		}
+	}
+	memset(buf, 0, INFO_WIPE_SIZE);
+	if (pwrite(fd, buf, INFO_WIPE_SIZE, 0) != INFO_WIPE_SIZE)
+		rc = errno ? -errno : -EIO;
+	if (!rc && fsync(fd) < 0)
+		rc = -errno;
+	close(fd);
+out_disable:
+	free(buf);
+	if (ndctl_namespace_disable(ndns) && !rc)
+		rc = -EBUSY;
+out:
+	if (ndctl_namespace_set_raw_mode(ndns, 0) && !rc)
+		rc = -EIO;
+	if (rc)
+		fail("%s: cannot clear the info block: %s", devname, strerror(-rc));
+	return rc;
+}
+
+/*
+ * Take a namespace out of service: delete a claiming btt, clear the info
+ * block if it was in use, disable it.  Returns 0 or -errno (reported).
+ */
+static int namespace_quiesce(struct ndctl_namespace *ndns, bool force)
+{
+	const char *devname = ndctl_namespace_get_devname(ndns);
+	struct ndctl_btt *btt = ndctl_namespace_get_btt(ndns);
+	bool active = ndctl_namespace_is_active(ndns);
+	int rc;
+
+	if (active && !force) {
+		fail("%s is active, specify --force to continue", devname);
+		return -EBUSY;
+	}
+	if (btt) {
+		rc = ndctl_btt_delete(btt);
+		if (rc) {
+			fail("%s: cannot delete %s: %s", devname,
+					ndctl_btt_get_devname(btt), strerror(-rc));
+			return rc;
+		}
+	}
+	rc = ndctl_namespace_disable(ndns);
+	if (rc) {
+		fail("%s: cannot disable: %s", devname, strerror(-rc));
+		return rc;
+	}
+	if (active || btt)
+		return zero_info_block(ndns);
+	return 0;
+}
+
+static unsigned long long region_align(struct ndctl_region *region)
+{
+	unsigned long long a = ndctl_region_get_align(region);
+
+	if (!a)
+		a = (unsigned long long)sysconf(_SC_PAGESIZE)
+			* ndctl_region_get_interleave_ways(region);
+	return a;
+}
+
+static struct ndctl_namespace *idle_namespace(struct ndctl_region *region)
+{
+	struct ndctl_namespace *ndns;
+
+	ndctl_namespace_foreach(region, ndns)
+		if (ndctl_namespace_get_id(ndns) == 0) {
+			if (!ndctl_namespace_is_active(ndns)
+					&& !ndctl_namespace_is_configured(ndns))
+				return ndns;
+			break;
+		}
+	return ndctl_region_get_namespace_seed(region);
+}
+
+static int setup_namespace(struct ndctl_region *region,
+		struct ndctl_namespace *ndns, struct create_opts *o,
+		unsigned long long size)
+{
+	const char *devname = ndctl_namespace_get_devname(ndns);
+	unsigned int type = ndctl_namespace_get_type(ndns);
+	struct ndctl_btt *btt = NULL;
+	int rc;
+
+	if (o->sector_mode) {
+		btt = ndctl_region_get_btt_seed(region);
+		if (!btt) {
+			fail("%s: sector mode not available (no btt seed: no BTT support)",
+					ndctl_region_get_devname(region));
+			return -EOPNOTSUPP;
+		}
+	}
+	if (type != ND_DEVICE_NAMESPACE_IO) {
+		rc = ndctl_namespace_set_uuid(ndns, o->uu);
+		if (!rc)
+			rc = ndctl_namespace_set_alt_name(ndns, o->name ? o->name : "");
+		if (!rc)
+			rc = ndctl_namespace_set_size(ndns, size);
+		if (rc) {
+			fail("%s: configuration failed: %s", devname, strerror(-rc));
+			return rc;
+		}
+	}
+	if (ndctl_namespace_get_num_sector_sizes(ndns) > 0) {
+		unsigned int want = o->lbasize;
+		int i, n = ndctl_namespace_get_num_sector_sizes(ndns);
+		bool listed = false;
+
+		if (!want && type == ND_DEVICE_NAMESPACE_BLK
+				&& !ndctl_namespace_get_sector_size(ndns))
+			want = 512;
+		for (i = 0; want && i < n; i++)
+			if (ndctl_namespace_get_supported_sector_size(ndns, i) == (int)want)
+				listed = true;
+		if (want && listed) {
+			rc = ndctl_namespace_set_sector_size(ndns, want);
+			if (rc) {
+				fail("%s: cannot set sector size %u: %s", devname,
+						want, strerror(-rc));
+				return rc;
+			}
+		} else if (want && !o->sector_mode) {
+			fail("%s: sector size %u not supported", devname, want);
+			return -EINVAL;
+		}
+	} else if (o->lbasize && !o->sector_mode && o->lbasize != 512) {
+		fail("%s: no selectable sector size", devname);
+		return -EINVAL;
+	}
+	/* the claim class; older kernels lack the attribute */
+	ndctl_namespace_set_holder_class(ndns, o->sector_mode ? "btt" : "");
+	if (!o->sector_mode) {
+		rc = ndctl_namespace_enable(ndns);
+		if (rc < 0) {
+			fail("%s: enable failed: %s", devname, strerror(-rc));
+			return rc;
+		}
+		return 0;
+	}
+	{
+		unsigned int lba = o->lbasize ? o->lbasize : 4096;
+		uuid_t bu;
+
+		uuid_generate(bu);
+		rc = ndctl_btt_set_uuid(btt, bu);
+		if (!rc)
+			rc = ndctl_btt_set_sector_size(btt, lba);
+		if (!rc)
+			rc = ndctl_btt_set_namespace(btt, ndns);
+		if (!rc)
+			rc = ndctl_btt_enable(btt);
+		if (rc) {
+			fail("%s: btt setup on %s failed: %s",
+					ndctl_btt_get_devname(btt), devname,
+					strerror(-rc));
+			ndctl_btt_delete(btt);
+			return rc;
+		}
+	}
+	return 0;
+}
+
+static void undo_namespace(struct ndctl_namespace *ndns)
+{
+	ndctl_namespace_disable(ndns);
+	ndctl_namespace_set_holder_class(ndns, "");
+	if (ndctl_namespace_get_type(ndns) != ND_DEVICE_NAMESPACE_IO)
+		ndctl_namespace_delete(ndns);
+}
+
+static void print_ns(struct ndctl_namespace *ndns)
+{
+	struct json_object *j = namespace_to_json(ndns, false, false);
+
+	if (j) {
+		json_print(j);
+		json_object_put(j);
+	}
+}
+
+/* pick size: requested (checked) or all the capacity, aligned */
+static int region_capacity(struct ndctl_region *region, struct create_opts *o,
+		unsigned long long *sizep, bool quiet)
+{
+	unsigned long long avail, align = region_align(region);
+	const char *rname = ndctl_region_get_devname(region);
+
+	avail = ndctl_region_get_max_available_extent(region);
+	if (avail == ULLONG_MAX)
+		avail = ndctl_region_get_available_size(region);
+	if (o->size_bytes) {
+		if (o->size_bytes % align) {
+			if (!quiet)
+				fail("%s: size %llu is not a multiple of %llu", rname,
+						o->size_bytes, align);
+			return -EINVAL;
+		}
+		if (o->size_bytes > avail)
+			return -ENOSPC;
+		*sizep = o->size_bytes;
+	} else {
+		*sizep = avail / align * align;
+		if (!*sizep)
+			return -ENOSPC;
+	}
+	if (o->sector_mode && *sizep < SZ_16M)
+		return -ENOSPC;
+	return 0;
+}
+
+static int create_in_region(struct ndctl_region *region, struct create_opts *o)
+{
+	const char *rname = ndctl_region_get_devname(region);
+	struct ndctl_namespace *ndns;
+	unsigned long long size;
+	unsigned int nstype = ndctl_region_get_nstype(region);
+	int rc;
+
+	if (nstype == ND_DEVICE_NAMESPACE_IO)
+		return -ENOSPC;	/* the io namespace is there already */
+	rc = region_capacity(region, o, &size, false);
+	if (rc)
+		return rc;
+	if (!o->sector_mode && !ndctl_region_get_namespace_seed(region)) {
+		fail("%s: failed to get the namespace seed", rname);
+		return -ENXIO;
+	}
+	ndns = idle_namespace(region);
+	if (!ndns) {
+		fail("%s: no idle namespace", rname);
+		return -ENXIO;
+	}
+	rc = setup_namespace(region, ndns, o, size);
+	if (rc) {
+		undo_namespace(ndns);
+		return rc;
+	}
+	print_ns(ndns);
+	return 0;
+}
+
+static bool region_wanted(struct ndctl_region *region, struct create_opts *o)
+{
+	if (!match_region(region, o->region))
+		return false;
+	if (o->type && strcmp(o->type, ndctl_region_get_type_name(region)))
+		return false;
+	if (!ndctl_region_is_enabled(region))
+		return false;
+	if (ndctl_region_get_read_only(region) == 1)
+		return false;
+	return true;
+}
+
+static struct ndctl_namespace *find_namespace(struct ndctl_ctx *ctx,
+		const char *bus_f, const char *region_f, const char *name)
+{
+	struct ndctl_region *region;
+	struct ndctl_namespace *ndns;
+	struct ndctl_bus *bus;
+
+	ndctl_bus_foreach(ctx, bus) {
+		if (!match_bus(bus, bus_f))
+			continue;
+		ndctl_region_foreach(bus, region) {
+			if (!match_region(region, region_f))
+				continue;
+			ndctl_namespace_foreach(region, ndns)
+				if (!strcmp(ndctl_namespace_get_devname(ndns), name))
+					return ndns;
+		}
+	}
+	return NULL;
+}
+
+static int pick_label_version(struct ndctl_dimm *dimm)
+{
+	int rc = ndctl_dimm_init_labels(dimm, NDCTL_LABEL_V1_2);
+	unsigned int config_size, isize, nslot;
+	int avail;
+
+	if (rc)
+		return rc;
+	/* a kernel without v1.2 support computes the v1.1 slot count */
+	if (ndctl_dimm_get_config_size(dimm, &config_size, NULL))
+		return 0;
+	isize = ((72 + (config_size / 256 + 7) / 8) + 255) / 256 * 256;
+	nslot = (config_size - 2 * isize) / 256;
+	avail = ndctl_dimm_get_available_labels(dimm);
+	if (avail >= 0 && (unsigned int)avail + 1 != nslot)
+		return ndctl_dimm_init_labels(dimm, NDCTL_LABEL_V1_1);
+	return 0;
+}
+
+/* label-less region whose DIMMs can store labels: initialise them */
+static int autolabel_region(struct ndctl_region *region)
+{
+	const char *rname = ndctl_region_get_devname(region);
+	struct ndctl_mapping *m;
+	int rc;
+
+	if (!ndctl_region_get_mappings(region))
+		return -EOPNOTSUPP;
+	ndctl_mapping_foreach(region, m)
+		if (!ndctl_dimm_has_labels_support(ndctl_mapping_get_dimm(m)))
+			return -EOPNOTSUPP;
+	rc = ndctl_region_disable(region);
+	if (rc) {
+		fail("%s: cannot disable for labelling: %s", rname, strerror(-rc));
+		return rc;
+	}
+	ndctl_mapping_foreach(region, m) {
+		struct ndctl_dimm *dimm = ndctl_mapping_get_dimm(m);
+
+		rc = pick_label_version(dimm);
+		if (rc) {
+			fail("%s: label initialisation failed: %s",
+					ndctl_dimm_get_devname(dimm), strerror(-rc));
+			break;
+		}
+	}
+	if (ndctl_region_enable(region) && !rc) {
+		fail("%s: cannot re-enable after labelling", rname);
+		rc = -ENXIO;
+	}
+	return rc;
+}
+
+static int reconfigure(struct ndctl_ctx *ctx, struct create_opts *o)
+{
+	struct ndctl_namespace *ndns;
+	struct ndctl_region *region;
+	struct ndctl_bus *bus;
+	unsigned long long size;
+	unsigned int rid;
+	int rc;
+
+	ndns = find_namespace(ctx, o->bus, o->region, o->reconfig);
+	if (!ndns) {
+		fail("namespace '%s' not found", o->reconfig);
+		return -ENODEV;
+	}
+	region = ndctl_namespace_get_region(ndns);
+	bus = ndctl_region_get_bus(region);
+	rid = ndctl_region_get_id(region);
+	if (!o->uuid && ndctl_namespace_get_type(ndns) != ND_DEVICE_NAMESPACE_IO) {
+		uuid_t cur;
+
+		ndctl_namespace_get_uuid(ndns, cur);
+		if (!uuid_is_null(cur))
+			uuid_copy(o->uu, cur);
+	}
+	if (!o->name && ndctl_namespace_get_alt_name(ndns)[0])
+		o->name = strdup(ndctl_namespace_get_alt_name(ndns));
+	size = ndctl_namespace_get_size(ndns);
+	rc = namespace_quiesce(ndns, o->force);
+	if (rc)
+		return rc;
+	if (ndctl_namespace_get_type(ndns) == ND_DEVICE_NAMESPACE_IO) {
+		if (o->autolabel != 0 && autolabel_region(region) == 0) {
+			struct ndctl_region *r;
+
+			/* find the region again: its children were replaced */
+			ndctl_region_foreach(bus, r)
+				if (ndctl_region_get_id(r) == rid)
+					region = r;
+			if (ndctl_region_get_nstype(region) != ND_DEVICE_NAMESPACE_PMEM) {
+				fail("%s: still label-less after labelling",
+						ndctl_region_get_devname(region));
+				return -ENXIO;
+			}
+			return create_in_region(region, o);
+		}
+		rc = setup_namespace(region, ndns, o, size);
+		if (rc)
+			return rc;
+		print_ns(ndns);
+		return 0;
+	}
+	rc = ndctl_namespace_delete(ndns);
+	if (rc) {
+		fail("%s: cannot release capacity: %s",
+				ndctl_namespace_get_devname(ndns), strerror(-rc));
+		return rc;
+	}
+	if (!o->size_bytes)
+		o->size_bytes = size;
+	rc = ndctl_region_get_namespace_seed(region) ? 0 : -ENXIO;
+	ndns = find_namespace(ctx, NULL, ndctl_region_get_devname(region),
+			ndctl_namespace_get_devname(ndns));
+	if (!ndns || ndctl_namespace_is_configured(ndns))
+		ndns = idle_namespace(region);
+	if (!ndns) {
+		fail("%s: no idle namespace after release",
+				ndctl_region_get_devname(region));
+		return rc ? rc : -ENXIO;
+	}
+	rc = setup_namespace(region, ndns, o, o->size_bytes);
+	if (rc) {
+		undo_namespace(ndns);
+		return rc;
+	}
+	print_ns(ndns);
+	return 0;
+}
+
+int cmd_create_namespace(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "bus", required_argument, NULL, 'b' },
+		{ "region", required_argument, NULL, 'r' },
+		{ "reconfig", required_argument, NULL, 'e' },
+		{ "uuid", required_argument, NULL, 'u' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "size", required_argument, NULL, 's' },
+		{ "mode", required_argument, NULL, 'm' },
+		{ "sector-size", required_argument, NULL, 'l' },
+		{ "type", required_argument, NULL, 't' },
+		{ "align", required_argument, NULL, 'a' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "autolabel", no_argument, NULL, 'L' },
+		{ "no-autolabel", no_argument, NULL, 'A' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct create_opts o;
+	struct ndctl_ctx *ctx;
+	struct ndctl_region *region;
+	struct ndctl_bus *bus;
+	int c, rc = -ENOSPC;
+
+	memset(&o, 0, sizeof(o));
+	o.autolabel = -1;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "b:r:e:u:n:s:m:l:t:a:fLvh", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'b': o.bus = optarg; break;
+		case 'r': o.region = optarg; break;
+		case 'e': o.reconfig = optarg; break;
+		case 'u': o.uuid = optarg; break;
+		case 'n': o.name = optarg; break;
+		case 's': o.size = optarg; break;
+		case 'm': o.mode = optarg; break;
+		case 'l': o.sector = optarg; break;
+		case 't': o.type = optarg; break;
+		case 'a': break;
+		case 'f': o.force = true; break;
+		case 'L': o.autolabel = 1; break;
+		case 'A': o.autolabel = 0; break;
+		case 'v': verbose = 1; break;
+		case 'h': return print_help(&create_help, stdout);
+		default: return print_help(&create_help, stderr);
+		}
+	}
+	if (optind < argc) {
+		fail("unexpected argument '%s'", argv[optind]);
+		return 1;
+	}
+	if (o.mode && strcmp(o.mode, "raw")) {
+		if (!strcmp(o.mode, "sector") || !strcmp(o.mode, "safe"))
+			o.sector_mode = true;
+		else if (!strcmp(o.mode, "fsdax") || !strcmp(o.mode, "devdax")
+				|| !strcmp(o.mode, "memory") || !strcmp(o.mode, "dax")) {
+			fail("mode '%s' is not supported by this ndctl (raw, sector)", o.mode);
+			return 1;
+		} else {
+			fail("unknown mode '%s' (raw, sector)", o.mode);
+			return 1;
+		}
+	}
+	if (o.type && strcmp(o.type, "pmem") && strcmp(o.type, "blk")) {
+		fail("unknown type '%s' (pmem or blk)", o.type);
+		return 1;
+	}
+	if (o.size && (parse_size(o.size, &o.size_bytes) || !o.size_bytes)) {
+		fail("invalid size '%s'", o.size);
+		return 1;
+	}
+	if (o.sector) {
+		unsigned long long v;
+
+		if (parse_size(o.sector, &v) || !v || v > 65536) {
+			fail("invalid sector size '%s'", o.sector);
+			return 1;
+		}
+		o.lbasize = v;
+	}
+	if (o.name && strlen(o.name) > 63) {
+		fail("name longer than 63 bytes");
+		return 1;
+	}
+	if (o.uuid) {
+		if (strlen(o.uuid) != 36 || uuid_parse(o.uuid, o.uu) < 0) {
+			fail("invalid uuid '%s'", o.uuid);
+			return 1;
+		}
+	} else {
+		uuid_generate(o.uu);
+	}
+	if (o.region && !strcmp(o.region, "all"))
+		o.region = NULL;
+	if (cli_ctx_new(&ctx))
+		return 1;
+	if (o.reconfig) {
+		rc = reconfigure(ctx, &o);
+		ndctl_unref(ctx);
+		return rc ? 1 : 0;
+	}
+	ndctl_bus_foreach(ctx, bus) {
+		if (!match_bus(bus, o.bus))
+			continue;
+		ndctl_region_foreach(bus, region) {
+			if (!region_wanted(region, &o))
+				continue;
+			rc = create_in_region(region, &o);
+			if (rc != -ENOSPC)
+				goto done;
+		}
+	}
+done:
+	if (rc == -ENOSPC)
+		fail("failed to create namespace: no region with %s capacity%s",
+				o.size ? "enough" : "available",
+				o.region || o.bus || o.type ? " matches the filters" : "");
+	ndctl_unref(ctx);
+	return rc ? 1 : 0;
+}
+
+int cmd_destroy_namespace(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "bus", required_argument, NULL, 'b' },
+		{ "region", required_argument, NULL, 'r' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *bus_f = NULL, *region_f = NULL, *target;
+	struct ndctl_namespace *ndns, **list = NULL;
+	struct ndctl_region *region;
+	struct ndctl_ctx *ctx;
+	struct ndctl_bus *bus;
+	bool force = false;
+	int c, i, destroyed = 0, found = 0, failed = 0;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "b:r:fvh", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'b': bus_f = optarg; break;
+		case 'r': region_f = optarg; break;
+		case 'f': force = true; break;
+		case 'v': verbose = 1; break;
+		case 'h': return print_help(&destroy_help, stdout);
+		default: return print_help(&destroy_help, stderr);
+		}
+	}
+	if (optind != argc - 1) {
+		fail("specify exactly one namespace (namespaceX.Y or all)");
+		return 1;
+	}
+	target = argv[optind];
+	if (cli_ctx_new(&ctx))
+		return 1;
+	/* collect first: destroying rescans the region's children */
+	ndctl_bus_foreach(ctx, bus) {
+		if (!match_bus(bus, bus_f))
+			continue;
+		ndctl_region_foreach(bus, region) {
+			if (!match_region(region, region_f))
+				continue;
+			ndctl_namespace_foreach(region, ndns) {
+				struct ndctl_namespace **nv;
+
+				if (!match_namespace(ndns, target))
+					continue;
+				nv = realloc(list, (found + 1) * sizeof(*list));
+				if (!nv)
+					break;
+				list = nv;
+				list[found++] = ndns;
+			}
+		}
+	}
+	for (i = 0; i < found; i++) {
+		int rc;
+
+		ndns = list[i];
+		/* unconfigured seeds: nothing to destroy */
+		if (!ndctl_namespace_is_configured(ndns)
+				&& !ndctl_namespace_is_active(ndns))
+			continue;
+		rc = namespace_quiesce(ndns, force);
+		if (!rc)
+			rc = ndctl_namespace_delete(ndns);
+		if (rc) {
+			failed++;
+			if (rc != -EBUSY)
+				fail("%s: destroy failed: %s",
+					ndctl_namespace_get_devname(ndns),
+					strerror(-rc));
+			continue;
+		}
+		destroyed++;
+	}
+	free(list);
+	ndctl_unref(ctx);
+	if (!found && strcmp(target, "all")) {
+		fail("namespace '%s' not found", target);
+		return 1;
+	}
+	note("destroyed %d namespace%s", destroyed, destroyed == 1 ? "" : "s");
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* ndctl CLI helpers: errors, sizes, filters, JSON */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "util.h"
+
+int verbose;
+const char *cmd_name = "ndctl";
+
+void fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "ndctl %s: error: ", cmd_name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int cli_ctx_new(struct ndctl_ctx **ctx)
+{
+	int rc = ndctl_new(ctx);
+
+	if (rc) {
+		fail("cannot create library context: %s", strerror(-rc));
+		return rc;
+	}
+	/* the CLI reports failures itself; library lines only with -v */
+	if (!getenv("NDCTL_LOG"))
+		ndctl_set_log_priority(*ctx, verbose ? LOG_DEBUG : LOG_CRIT);
+	return 0;
+}
+
+int parse_size(const char *s, unsigned long long *out)
+{
+	unsigned long long v, mult = 1;
+	char *end;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno)
+		return -1;
+	switch (toupper((unsigned char)*end)) {
+	case 'K':
+		mult = 1ULL << 10;
+		end++;
+		break;
+	case 'M':
+		mult = 1ULL << 20;
+		end++;
+		break;
+	case 'G':
+		mult = 1ULL << 30;
+		end++;
+		break;
+	case 'T':
+		mult = 1ULL << 40;
+		end++;
+		break;
+	}
+	if (mult > 1 && (*end == 'i' || *end == 'I'))
+		end++;
+	if (mult > 1 && (*end == 'b' || *end == 'B'))
+		end++;
+	if (*end)
+		return -1;
+	if (v && mult > ULLONG_MAX / v)
+		return -1;
+	*out = v * mult;
+	return 0;
+}
+
+static bool is_all(const char *filter)
+{
+	return !filter || !strcmp(filter, "all");
+}
+
+/* "<prefix>N", "N" or a literal string */
+static bool match_id(const char *filter, const char *prefix, unsigned int id,
+		const char *devname)
+{
+	char *end;
+	unsigned long v;
+
+	if (is_all(filter))
+		return true;
+	if (devname && !strcmp(filter, devname))
+		return true;
+	if (!isdigit((unsigned char)filter[0]))
+		return false;
+	v = strtoul(filter, &end, 10);
+	(void)prefix;
+	return !*end && v == id;
+}
+
+bool match_bus(struct ndctl_bus *bus, const char *filter)
+{
+	if (is_all(filter))
+		return true;
+	if (!strcmp(filter, ndctl_bus_get_provider(bus)))
+		return true;
+	return match_id(filter, "ndbus", ndctl_bus_get_id(bus),
+			ndctl_bus_get_devname(bus));
+}
+
+bool match_region(struct ndctl_region *region, const char *filter)
+{
+	return match_id(filter, "region", ndctl_region_get_id(region),
+			ndctl_region_get_devname(region));
+}
+
+bool match_dimm(struct ndctl_dimm *dimm, const char *filter)
+{
+	return match_id(filter, "nmem", ndctl_dimm_get_id(dimm),
+			ndctl_dimm_get_devname(dimm));
+}
+
+bool match_namespace(struct ndctl_namespace *ndns, const char *filter)
+{
+	if (is_all(filter))
+		return true;
+	return !strcmp(filter, ndctl_namespace_get_devname(ndns));
+}
+
+bool region_has_dimm(struct ndctl_region *region, const char *dimm_filter)
+{
+	struct ndctl_mapping *m;
+
+	if (is_all(dimm_filter))
+		return true;
+	ndctl_mapping_foreach(region, m) {
+		struct ndctl_dimm *dimm = ndctl_mapping_get_dimm(m);
+
+		if (dimm && match_dimm(dimm, dimm_filter))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Human sizes as ndctl 76.1 prints them: small values stay numbers; MiB up
+ * to 2 GiB, GiB up to 2 TiB, TiB beyond, each with the decimal unit.
+ */
+struct json_object *json_size(unsigned long long v, bool human)
+{
+	static const struct {
+		unsigned long long limit;
+		double bin, dec;
+		const char *bu, *du;
+	} units[] = {
+		{ 2ULL << 30, 1048576.0, 1e6, "MiB", "MB" },
+		{ 2ULL << 40, 1073741824.0, 1e9, "GiB", "GB" },
+		{ ULLONG_MAX, 1099511627776.0, 1e12, "TiB", "TB" },
+	};
+	char buf[64];
+	size_t i;
+
+	if (!human || v < 5120000ULL) {
+		if (v > INT64_MAX)
+			return json_object_new_uint64(v);
+		return json_object_new_int64(v);
+	}
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (v < units[i].limit || i == 2)
+			break;
+	snprintf(buf, sizeof(buf), "%.2f %s (%.2f %s)", v / units[i].bin,
+			units[i].bu, v / units[i].dec, units[i].du);
+	return json_object_new_string(buf);
+}
+
+struct json_object *json_hex(unsigned long long v, bool human)
+{
+	char buf[32];
+
+	if (!human) {
+		if (v > INT64_MAX)
+			return json_object_new_uint64(v);
+		return json_object_new_int64(v);
+	}
+	snprintf(buf, sizeof(buf), "%#llx", v);
+	return json_object_new_string(buf);
+}
+
+void json_print(struct json_object *j)
+{
+	printf("%s\n", json_object_to_json_string_ext(j,
+				JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+}
+
+int print_help(const struct cmd_help *h, FILE *f)
+{
+	if (f != stdout) {
+		fail("invalid option or missing argument (see 'ndctl %s --help')",
+				cmd_name);
+		return 129;
+	}
+	fprintf(f, "\n usage: %s\n\n%s\n", h->usage, h->options);
+	return 0;
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef _NDCTL_CLI_UTIL_H_
+#define _NDCTL_CLI_UTIL_H_
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <json-c/json.h>
+#include <ndctl/libndctl.h>
+
+#define NDCTL_CLI_VERSION "1.0"
+
+extern int verbose;
+
+/* one error line, "ndctl <cmd>: <message>" */
+void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+extern const char *cmd_name;
+
+int cli_ctx_new(struct ndctl_ctx **ctx);
+
+/* "1G", "512M", "0x1000", "4096" -> bytes; -1 on error */
+int parse_size(const char *s, unsigned long long *out);
+
+/* filters: NULL or "all" match everything */
+bool match_bus(struct ndctl_bus *bus, const char *filter);
+bool match_region(struct ndctl_region *region, const char *filter);
+bool match_dimm(struct ndctl_dimm *dimm, const char *filter);
+bool match_namespace(struct ndctl_namespace *ndns, const char *filter);
+bool region_has_dimm(struct ndctl_region *region, const char *dimm_filter);
+
+/* JSON helpers */
+struct json_object *json_size(unsigned long long v, bool human);
+struct json_object *json_hex(unsigned long long v, bool human);
+void json_print(struct json_object *j);
+
+/* usage: prints text for the current command; returns exit code */
+struct cmd_help {
+	const char *usage;
+	const char *options;
+};
+int print_help(const struct cmd_help *h, FILE *f);
+
+int cmd_list(int argc, char **argv);
+int cmd_create_namespace(int argc, char **argv);
+int cmd_destroy_namespace(int argc, char **argv);
+int cmd_enable_namespace(int argc, char **argv);
+int cmd_disable_namespace(int argc, char **argv);
+int cmd_enable_region(int argc, char **argv);
+int cmd_disable_region(int argc, char **argv);
+int cmd_enable_dimm(int argc, char **argv);
+int cmd_disable_dimm(int argc, char **argv);
+int cmd_read_labels(int argc, char **argv);
+int cmd_zero_labels(int argc, char **argv);
+int cmd_init_labels(int argc, char **argv);
+
+/* namespace JSON shared by list and create-namespace */
+struct json_object *namespace_to_json(struct ndctl_namespace *ndns, bool human,
+		bool verbose_fields);
+
+#endif
