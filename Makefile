@@ -30,7 +30,7 @@ export NVT_TIMEOUT NVT_ACCEL NVT_MEM NVT_SMP NVT_APPEND NVT_LOGS NVT_GUEST_OUT V
 GUEST_TOOLS := $(patsubst tests/guest/tools/%.c,$(BUILD)/guest-tools/%,$(wildcard tests/guest/tools/*.c))
 SUBMAKE = $(MAKE) --no-print-directory
 
-.PHONY: all help deps kernel modules host-check tools initramfs run check \
+.PHONY: all help deps kernel modules userspace _userspace host-check tools initramfs run check \
 	check-stock bench clean _modules _host-check _initramfs _run _check \
 	_check-stock _bench
 
@@ -58,15 +58,27 @@ _modules:
 		echo "build: kernel/Makefile not there yet, no modules built"; \
 	fi
 
+# libndctl and our ndctl (userspace/) -> build/lib, build/bin
+userspace: deps
+	@$(SUBMAKE) _userspace
+_userspace:
+	@echo "build: libndctl + ndctl -> build/lib, build/bin"
+	@$(MAKE) --no-print-directory -s -C userspace
+
+# Host suites, each ending in its own "N passed, N failed" line: the NFIT
+# walker (tests/host), libndctl/ndctl on fake sysfs trees under ASan
+# (tests/userspace), and the kernel habits (W=1, sparse, checkpatch).
 host-check: kernel
 	@$(SUBMAKE) _host-check
 _host-check:
-	@if [ -f tests/host/Makefile ]; then \
-		echo "test: host unit tests (tests/host)"; \
-		$(MAKE) -C tests/host check KHDR_COMMON=$(KHDR_COMMON) KDIR=$(KDIR); \
-	else \
-		echo "test: tests/host/Makefile not there yet, no host unit tests"; \
-	fi
+	@rc=0; \
+	echo "test: NFIT walker unit tests (tests/host)"; \
+	$(MAKE) --no-print-directory -C tests/host check KHDR_COMMON=$(KHDR_COMMON) KDIR=$(KDIR) || rc=1; \
+	echo "test: libndctl + ndctl on fake sysfs trees (tests/userspace)"; \
+	$(MAKE) --no-print-directory -C tests/userspace check || rc=1; \
+	echo "test: kernel lint (W=1, sparse, checkpatch --strict)"; \
+	scripts/kernel-lint.sh $(KDIR) || rc=1; \
+	exit $$rc
 
 # static guest tools, built against the uapi headers of linux-libc-dev
 tools: $(GUEST_TOOLS)
@@ -82,7 +94,7 @@ _initramfs:
 	@if ls $(MODULES_DIR)/*.ko >/dev/null 2>&1; then $(NVT) image --set ours; \
 	else echo "image: $(MODULES_DIR)/*.ko missing, no 'ours' image"; fi
 
-run: modules tools
+run: modules userspace tools
 	@$(SUBMAKE) _run
 _run:
 	@$(NVT) run --set $(SET) --platform $(PLATFORM) $(if $(INTERACTIVE),--interactive)
@@ -94,17 +106,18 @@ check: kernel
 _check:
 	@mkdir -p $(BUILD); steps=; \
 	$(SUBMAKE) _modules || steps="$$steps modules"; \
+	$(SUBMAKE) _userspace || steps="$$steps userspace"; \
 	$(SUBMAKE) _host-check 2>&1 | tee $(BUILD)/host-check.log; \
 	[ $${PIPESTATUS[0]} = 0 ] || steps="$$steps host-check"; \
 	$(SUBMAKE) tools || steps="$$steps tools"; \
 	$(NVT) check --failed-steps "$$steps" --host-log $(BUILD)/host-check.log
 
-check-stock: kernel tools
+check-stock: kernel userspace tools
 	@$(SUBMAKE) _check-stock
 _check-stock:
 	@$(NVT) check --sets stock
 
-bench: modules tools
+bench: modules userspace tools
 	@$(SUBMAKE) _bench
 _bench:
 	@$(NVT) bench

@@ -9,6 +9,7 @@ PKGS=(
 	kmod                                      # depmod for the guest module sets
 	cpio gzip xz-utils busybox-static        # initramfs, vmlinux extraction
 	rsync                                     # kernel/Makefile mirrors the sources
+	pkg-config libjson-c-dev uuid-dev libkmod-dev  # libndctl + ndctl (userspace/)
 	qemu-system-x86                           # the VM (TCG)
 	ndctl                                     # 76.1: binary + libs copied into the guest
 	fio                                       # make bench (guest)
