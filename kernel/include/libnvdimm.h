@@ -123,7 +123,7 @@ struct nd_interleave_set {
 
 /**
  * struct nd_region_desc - description of a region for region creation
- * @res: system-physical address range (PMEM); NULL for BLK regions
+ * @res: system-physical address range (PMEM); unused for BLK regions
  * @mapping: @num_mappings DIMM contributions
  * @num_mappings: number of entries in @mapping
  * @attr_groups: extra sysfs groups for regionN (e.g. "nfit/")
@@ -159,6 +159,8 @@ struct device *nvdimm_dev(struct nvdimm *nvdimm);
 
 struct nd_region *nvdimm_pmem_region_create(struct nvdimm_bus *nvdimm_bus,
 					    struct nd_region_desc *desc);
+struct nd_region *nvdimm_blk_region_create(struct nvdimm_bus *nvdimm_bus,
+					   struct nd_region_desc *desc);
 struct nd_region *to_nd_region(struct device *dev);
 void *nd_region_provider_data(struct nd_region *nd_region);
 int nvdimm_flush(struct nd_region *nd_region);

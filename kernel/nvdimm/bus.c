@@ -30,8 +30,10 @@ int nd_device_type(const struct device *dev)
 {
 	if (is_nvdimm(dev))
 		return ND_DEVICE_DIMM;
-	if (is_nd_region(dev))
+	if (dev->type == &nd_pmem_device_type)
 		return ND_DEVICE_REGION_PMEM;
+	if (dev->type == &nd_blk_device_type)
+		return ND_DEVICE_REGION_BLK;
 	if (is_nd_namespace_io(dev))
 		return ND_DEVICE_NAMESPACE_IO;
 	return 0;

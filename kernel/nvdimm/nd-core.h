@@ -117,11 +117,13 @@ struct nd_region {
 
 extern const struct device_type nvdimm_device_type;
 extern const struct device_type nd_pmem_device_type;
+extern const struct device_type nd_blk_device_type;
 extern const struct device_type nd_namespace_io_device_type;
 
 int nd_device_type(const struct device *dev);
 bool is_nvdimm(const struct device *dev);
 bool is_nd_region(const struct device *dev);
+bool is_nd_blk(struct nd_region *nd_region);
 struct nvdimm_bus *walk_to_nvdimm_bus(struct device *dev);
 
 /* core.c */

@@ -53,7 +53,7 @@ static struct nd_device_driver nd_region_driver = {
 	.drv = {
 		.name = "nd_region",
 	},
-	.type = ND_DRIVER_REGION_PMEM,
+	.type = ND_DRIVER_REGION_PMEM | ND_DRIVER_REGION_BLK,
 };
 
 int __init nd_region_driver_init(void)
@@ -67,3 +67,4 @@ void nd_region_driver_exit(void)
 }
 
 MODULE_ALIAS_ND_DEVICE(ND_DEVICE_REGION_PMEM);
+MODULE_ALIAS_ND_DEVICE(ND_DEVICE_REGION_BLK);

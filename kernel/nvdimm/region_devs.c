@@ -39,7 +39,8 @@ EXPORT_SYMBOL_GPL(nd_region_provider_data);
  * nd_region_nstype - the namespace type a region hosts
  * @nd_region: the region
  *
- * v4.2 rule: a PMEM region hosts label-described (PMEM) namespaces when
+ * A BLK region hosts BLK namespaces.  v4.2 rule for PMEM regions: a
+ * PMEM region hosts label-described (PMEM) namespaces when
  * one of its DIMMs aliases PMEM with BLK, else one label-less (IO)
  * namespace covering the whole range.
  */
@@ -47,6 +48,8 @@ int nd_region_nstype(struct nd_region *nd_region)
 {
 	int i;
 
+	if (is_nd_blk(nd_region))
+		return ND_DEVICE_NAMESPACE_BLK;
 	for (i = 0; i < nd_region->ndr_mappings; i++)
 		if (test_bit(NDD_ALIASING, &nd_region->mapping[i].nvdimm->desc.flags))
 			return ND_DEVICE_NAMESPACE_PMEM;
@@ -347,6 +350,12 @@ static umode_t nd_region_visible(struct kobject *kobj, struct attribute *a,
 
 	if (a == &dev_attr_set_cookie.attr && !nd_region->nd_set)
 		return 0;
+	/* BLK regions have no system-physical range of their own */
+	if (is_nd_blk(nd_region) &&
+	    (a == &dev_attr_align.attr || a == &dev_attr_resource.attr ||
+	     a == &dev_attr_deep_flush.attr ||
+	     a == &dev_attr_max_available_extent.attr))
+		return 0;
 	if (a == &dev_attr_target_node.attr &&
 	    nd_region->target_node == NUMA_NO_NODE)
 		return 0;
@@ -478,22 +487,43 @@ const struct device_type nd_pmem_device_type = {
 	.groups = nd_region_attribute_groups,
 };
 
+const struct device_type nd_blk_device_type = {
+	.name = "nd_blk",
+	.release = nd_region_release,
+	.groups = nd_region_attribute_groups,
+};
+
 /**
- * is_nd_region - whether a device is a regionN device
+ * is_nd_region - whether a device is a regionN device (PMEM or BLK)
  * @dev: any device
  */
 bool is_nd_region(const struct device *dev)
 {
-	return dev->type == &nd_pmem_device_type;
+	return dev->type == &nd_pmem_device_type ||
+		dev->type == &nd_blk_device_type;
+}
+
+/**
+ * is_nd_blk - whether a region is a BLK (aperture) region
+ * @nd_region: the region
+ */
+bool is_nd_blk(struct nd_region *nd_region)
+{
+	return nd_region->dev.type == &nd_blk_device_type;
 }
 
 static int nd_region_check_desc(struct nvdimm_bus *nvdimm_bus,
-				struct nd_region_desc *desc)
+				struct nd_region_desc *desc, bool blk)
 {
 	struct device *dev = &nvdimm_bus->dev;
 	int i;
 
-	if (!desc->res || !resource_size(desc->res)) {
+	if (blk && desc->num_mappings != 1) {
+		dev_err(dev, "BLK region with %u mappings (must be 1)\n",
+			desc->num_mappings);
+		return -EINVAL;
+	}
+	if (!blk && (!desc->res || !resource_size(desc->res))) {
 		dev_err(dev, "PMEM region without an address range\n");
 		return -EINVAL;
 	}
@@ -507,36 +537,30 @@ static int nd_region_check_desc(struct nvdimm_bus *nvdimm_bus,
 
 		if (!m->nvdimm || !m->size ||
 		    walk_to_nvdimm_bus(&m->nvdimm->dev) != nvdimm_bus) {
-			dev_err(dev, "PMEM region %pr: bad mapping %d\n",
-				desc->res, i);
+			dev_err(dev, "%s region: bad mapping %d\n",
+				blk ? "BLK" : "PMEM", i);
 			return -EINVAL;
 		}
 	}
 	return 0;
 }
 
-/**
- * nvdimm_pmem_region_create - register a PMEM region on a bus
- * @nvdimm_bus: the bus
- * @desc: the region's description; @desc->nd_set is copied
- *
- * The region lives until the bus is unregistered.  Returns NULL on
- * failure (logged).
- */
-struct nd_region *nvdimm_pmem_region_create(struct nvdimm_bus *nvdimm_bus,
-					    struct nd_region_desc *desc)
+static struct nd_region *nd_region_create(struct nvdimm_bus *nvdimm_bus,
+					  struct nd_region_desc *desc,
+					  const struct device_type *type)
 {
+	bool blk = type == &nd_blk_device_type;
 	struct nd_region *nd_region;
 	int i, id, rc;
 
-	if (nd_region_check_desc(nvdimm_bus, desc))
+	if (nd_region_check_desc(nvdimm_bus, desc, blk))
 		return NULL;
 
 	nd_region = kzalloc(struct_size(nd_region, mapping, desc->num_mappings),
 			    GFP_KERNEL);
 	if (!nd_region)
 		return NULL;
-	if (desc->nd_set && desc->num_mappings) {
+	if (desc->nd_set && desc->num_mappings && !blk) {
 		nd_region->nd_set = kmemdup(desc->nd_set,
 					    sizeof(*desc->nd_set), GFP_KERNEL);
 		if (!nd_region->nd_set) {
@@ -551,8 +575,12 @@ struct nd_region *nvdimm_pmem_region_create(struct nvdimm_bus *nvdimm_bus,
 		return NULL;
 	}
 	nd_region->id = id;
-	nd_region->res_start = desc->res->start;
-	nd_region->res_size = resource_size(desc->res);
+	if (blk) {
+		nd_region->res_size = desc->mapping[0].size;
+	} else {
+		nd_region->res_start = desc->res->start;
+		nd_region->res_size = resource_size(desc->res);
+	}
 	nd_region->provider_data = desc->provider_data;
 	nd_region->numa_node = desc->numa_node;
 	nd_region->target_node = desc->target_node;
@@ -574,7 +602,7 @@ struct nd_region *nvdimm_pmem_region_create(struct nvdimm_bus *nvdimm_bus,
 	nd_region->dev.parent = &nvdimm_bus->dev;
 	get_device(&nvdimm_bus->dev);
 	nd_region->dev.bus = &nvdimm_bus_type;
-	nd_region->dev.type = &nd_pmem_device_type;
+	nd_region->dev.type = type;
 	nd_region->dev.groups = desc->attr_groups;
 	set_dev_node(&nd_region->dev, desc->numa_node);
 	rc = dev_set_name(&nd_region->dev, "region%d", id);
@@ -588,4 +616,34 @@ struct nd_region *nvdimm_pmem_region_create(struct nvdimm_bus *nvdimm_bus,
 	}
 	return nd_region;
 }
+
+/**
+ * nvdimm_pmem_region_create - register a PMEM region on a bus
+ * @nvdimm_bus: the bus
+ * @desc: the region's description; @desc->nd_set is copied
+ *
+ * The region lives until the bus is unregistered.  Returns NULL on
+ * failure (logged).
+ */
+struct nd_region *nvdimm_pmem_region_create(struct nvdimm_bus *nvdimm_bus,
+					    struct nd_region_desc *desc)
+{
+	return nd_region_create(nvdimm_bus, desc, &nd_pmem_device_type);
+}
 EXPORT_SYMBOL_GPL(nvdimm_pmem_region_create);
+
+/**
+ * nvdimm_blk_region_create - register a BLK (aperture) region on a bus
+ * @nvdimm_bus: the bus
+ * @desc: the region's description: exactly one mapping, the DPA range of
+ *	the DIMM its block windows reach; no address range
+ *
+ * The region lives until the bus is unregistered.  Returns NULL on
+ * failure (logged).
+ */
+struct nd_region *nvdimm_blk_region_create(struct nvdimm_bus *nvdimm_bus,
+					   struct nd_region_desc *desc)
+{
+	return nd_region_create(nvdimm_bus, desc, &nd_blk_device_type);
+}
+EXPORT_SYMBOL_GPL(nvdimm_blk_region_create);

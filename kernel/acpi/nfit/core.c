@@ -417,6 +417,12 @@ static void nfit_mem_probe_dsm(struct acpi_nfit_desc *acpi_desc,
 	int func;
 
 	nfit_mem->family = NFIT_FAMILY_NONE;
+	if (acpi_desc->dimm_cmd_mask) {
+		/* a mock bus speaks the Intel set through its own ndctl hook */
+		nfit_mem->family = NFIT_FAMILY_INTEL;
+		nfit_mem->dsm_mask = acpi_desc->dimm_cmd_mask;
+		return;
+	}
 	if (!root)
 		return;
 	nfit_mem->adev = acpi_find_child_device(root, nfit_mem->handle, false);
@@ -760,6 +766,46 @@ out:
 	return rc;
 }
 
+/*
+ * A block-data-window range gives BLK access to the DIMMs mapped by it
+ * that have a block-data-window description: one BLK region per DIMM,
+ * covering the DPA range the windows reach.
+ */
+static void nfit_register_blk_regions(struct acpi_nfit_desc *acpi_desc,
+				      const struct acpi_nfit_system_address *spa)
+{
+	const struct acpi_nfit_memory_map *memdev;
+	struct nfit_table *t = &acpi_desc->table;
+
+	nfit_for_each_usable(t, memdev, ACPI_NFIT_TYPE_MEMORY_MAP) {
+		struct nd_mapping_desc mapping = {};
+		struct nd_region_desc ndr_desc = {};
+		struct nfit_mem *nfit_mem;
+
+		if (memdev->range_index != spa->range_index)
+			continue;
+		nfit_mem = nfit_mem_find(acpi_desc, memdev->device_handle);
+		if (!nfit_mem || !nfit_mem->nvdimm || !nfit_mem->bdw ||
+		    !nfit_mem->bdw->capacity) {
+			dev_dbg(acpi_desc->dev, "SPA range %d: DIMM %#x has no block window\n",
+				spa->range_index, memdev->device_handle);
+			continue;
+		}
+		mapping.nvdimm = nfit_mem->nvdimm;
+		mapping.start = nfit_mem->bdw->start_address;
+		mapping.size = nfit_mem->bdw->capacity;
+		ndr_desc.mapping = &mapping;
+		ndr_desc.num_mappings = 1;
+		ndr_desc.attr_groups = acpi_nfit_region_groups;
+		ndr_desc.provider_data = (void *)spa;
+		ndr_desc.numa_node = NUMA_NO_NODE;
+		ndr_desc.target_node = NUMA_NO_NODE;
+		if (!nvdimm_blk_region_create(acpi_desc->nvdimm_bus, &ndr_desc))
+			dev_err(acpi_desc->dev, "DIMM %#x: no BLK region\n",
+				memdev->device_handle);
+	}
+}
+
 static int nfit_register_regions(struct acpi_nfit_desc *acpi_desc)
 {
 	const struct acpi_nfit_system_address *spa;
@@ -772,6 +818,9 @@ static int nfit_register_regions(struct acpi_nfit_desc *acpi_desc)
 			if (rc)
 				dev_err(acpi_desc->dev, "SPA range %d: no region: %d\n",
 					spa->range_index, rc);
+			break;
+		case NFIT_SPA_BDW:
+			nfit_register_blk_regions(acpi_desc, spa);
 			break;
 		default:
 			/* control, block-window and volatile ranges: no region */

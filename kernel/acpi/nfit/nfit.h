@@ -60,6 +60,8 @@ struct nfit_mem {
  * @table: the parsed copy of the NFIT
  * @dimms: struct nfit_mem list
  * @bus_dsm_mask: root _DSM functions the firmware reports
+ * @dimm_cmd_mask: when non-zero, the DIMM commands every DIMM of a bus
+ *	without ACPI _DSM supports (a mock bus that answers them itself)
  */
 struct acpi_nfit_desc {
 	struct nvdimm_bus_descriptor nd_desc;
@@ -69,6 +71,7 @@ struct acpi_nfit_desc {
 	struct nfit_table table;
 	struct list_head dimms;
 	unsigned long bus_dsm_mask;
+	unsigned long dimm_cmd_mask;
 };
 
 static inline struct acpi_nfit_desc *to_acpi_nfit_desc(struct nvdimm_bus_descriptor *nd_desc)
