@@ -55,6 +55,7 @@ class Config:
     NVT_ACCEL                    tcg (default); kvm is opt-in only
     NVT_MEM, NVT_SMP             guest RAM and CPUs
     NVT_APPEND                   extra kernel command line
+    NVT_QEMU_ARGS                extra QEMU arguments
     """
 
     def __init__(self):
@@ -90,6 +91,7 @@ class Config:
         self.mem = get("NVT_MEM", "1G")
         self.smp = get("NVT_SMP", "2")
         self.append = get("NVT_APPEND", "")
+        self.qemu_args = get("NVT_QEMU_ARGS", "").split()
         if not (self.kver and self.vmlinuz and self.stock_moddir):
             die("no kernel configured: run `make kernel` (build/kernel.mk)")
         if not os.path.exists(self.kernel):
@@ -428,7 +430,8 @@ def qemu_cmd(cfg, initrd, platform, backing, append, outdir, interactive,
            "-m", "%s,slots=4,maxmem=8G" % cfg.mem,
            "-kernel", cfg.kernel, "-initrd", initrd, "-append", append,
            "-no-reboot", "-nic", "none",
-           "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
+           "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"] + \
+        cfg.qemu_args
     for i, (name, path, size, label) in enumerate(backing):
         cmd += ["-object", "memory-backend-file,id=mem%d,share=on,"
                 "mem-path=%s,size=%d" % (i, path, size),
@@ -777,9 +780,24 @@ BENCH_JOBS = ["seq-read-1M", "seq-write-1M", "rand-read-4K", "rand-write-4K"]
 
 def cmd_bench(cfg, args):
     """Alternate ours and stock boots for a few rounds; the figure per job
-    is the median of the per-round ours/stock ratios, so that a slow
-    moment of the host (TCG shares it) hits both sides of one ratio."""
-    rounds = max(1, int(os.environ.get("NVT_BENCH_ROUNDS", "3")))
+    is the median of the per-round ours/stock ratios.
+
+    By default the guest runs with -icount shift=0,sleep=off: its clock
+    advances one nanosecond per executed instruction, so fio's figures are
+    bytes (or I/Os) per guest instruction and do not depend on how busy
+    the host is (under plain TCG, wall-clock figures of two boots differed
+    by up to 2x on a loaded host).  icount needs a single vCPU.
+    NVT_BENCH_WALL=1 measures wall-clock time instead."""
+    wall = os.environ.get("NVT_BENCH_WALL") == "1"
+    rounds = max(1, int(os.environ.get("NVT_BENCH_ROUNDS",
+                                       "3" if wall else "1")))
+    if not wall:
+        cfg.smp = "1"
+        cfg.qemu_args = cfg.qemu_args + ["-icount", "shift=0,sleep=off"]
+    say("bench: %s, %d round(s) per module set" % (
+        "wall-clock time" if wall else
+        "instruction-counted time (-icount shift=0: 1 ns per instruction)",
+        rounds))
     res = {}
     for rnd in range(rounds):
         for mset in (["ours", "stock"] if rnd % 2 == 0 else ["stock", "ours"]):
