@@ -173,7 +173,7 @@ static const char *const nd_bus_cmd_names[] = {
 static ssize_t commands_show(struct device *dev, struct device_attribute *attr,
 			     char *buf)
 {
-	unsigned long mask = to_nvdimm_bus(dev)->nd_desc->cmd_mask;
+	unsigned long mask = to_nvdimm_bus(dev)->cmd_mask;
 	ssize_t len = 0;
 	int cmd;
 
@@ -269,6 +269,7 @@ struct nvdimm_bus *nvdimm_bus_register(struct device *parent,
 	}
 	nvdimm_bus->id = id;
 	nvdimm_bus->nd_desc = desc;
+	nvdimm_bus->cmd_mask = desc->cmd_mask;
 	mutex_init(&nvdimm_bus->cmd_lock);
 	init_rwsem(&nvdimm_bus->alive_lock);
 	nvdimm_bus->alive = true;

@@ -54,30 +54,6 @@ ssize_t nd_size_select_show(unsigned long current_size,
 	return len;
 }
 
-/**
- * nd_fletcher64 - the Fletcher-64 checksum of labels, BTT and set cookies
- * @addr: buffer
- * @len: bytes; a tail shorter than 4 bytes is ignored
- * @le: words are little-endian (labels, BTT) rather than native (cookies)
- *
- * A low 32-bit sum of the words and a high sum of the low sums; the result
- * is high << 32 | low.
- */
-u64 nd_fletcher64(const void *addr, size_t len, bool le)
-{
-	const u32 *words = addr;
-	u32 lo = 0;
-	u64 hi = 0;
-	size_t i;
-
-	for (i = 0; i < len / sizeof(u32); i++) {
-		lo += le ? le32_to_cpu((__force __le32)words[i]) : words[i];
-		hi += lo;
-	}
-	return hi << 32 | lo;
-}
-EXPORT_SYMBOL_GPL(nd_fletcher64);
-
 static ssize_t modalias_show(struct device *dev, struct device_attribute *attr,
 			     char *buf)
 {

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The "nvdimm" driver: binds nmemN devices.  At bind it learns the size of
- * the DIMM's label storage area; a DIMM whose firmware cannot report it
- * still binds (label-less), as the firmware may simply not store labels.
+ * The "nvdimm" driver: binds nmemN devices.  At bind it reads the DIMM's
+ * label storage area and validates its index blocks (label.c).  A DIMM
+ * without a readable area still binds, label-less: the firmware may
+ * simply not store labels, and a failing one must not take the DIMM's
+ * other functions (its regions, its command passthrough) with it.
  */
 #include <linux/module.h>
 #include <linux/device.h>
@@ -11,17 +13,20 @@
 static int nvdimm_probe(struct device *dev)
 {
 	struct nvdimm *nvdimm = to_nvdimm(dev);
-	int rc;
+	struct nvdimm_drvdata *ndd;
 
-	rc = nvdimm_config_limits(nvdimm);
-	if (rc == -ENOTTY)
-		dev_dbg(dev, "no label commands: label-less DIMM\n");
-	else if (rc)
-		dev_warn(dev, "label area unreadable (%d): label-less DIMM\n",
-			 rc);
+	ndd = devm_kzalloc(dev, sizeof(*ndd), GFP_KERNEL);
+	if (!ndd)
+		return -ENOMEM;
+	ndd->dev = dev;
+	nvdimm_labels_load(nvdimm, ndd);
+	dev_set_drvdata(dev, ndd);
+
+	/* 6.1: a valid index makes the DIMM's regions label-backed */
+	if (ndd->lsa.cur >= 0)
+		set_bit(NDD_LABELING, &nvdimm->state);
 	else
-		dev_dbg(dev, "label area %u bytes, transfers of %u\n",
-			nvdimm->cfg_size, nvdimm->cfg_xfer);
+		clear_bit(NDD_LABELING, &nvdimm->state);
 	return 0;
 }
 

@@ -93,18 +93,43 @@ static ssize_t state_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(state);
 
+/* "label " when the last bind found a valid label index; nothing locks */
 static ssize_t flags_show(struct device *dev, struct device_attribute *attr,
 			  char *buf)
 {
-	/* no label index is interpreted yet, and nothing is locked */
-	return sysfs_emit(buf, "\n");
+	struct nvdimm *nvdimm = to_nvdimm(dev);
+
+	return sysfs_emit(buf, "%s\n",
+			  test_bit(NDD_LABELING, &nvdimm->state) ? "label " : "");
 }
 static DEVICE_ATTR_RO(flags);
+
+/*
+ * Free label slots of the next index minus the reserve slot, or of the
+ * layout a blank area would get; only while the "nvdimm" driver is bound
+ * and the DIMM has a label area.
+ */
+static ssize_t available_slots_show(struct device *dev,
+				    struct device_attribute *attr, char *buf)
+{
+	struct nvdimm_drvdata *ndd;
+	ssize_t rc = -ENXIO;
+
+	device_lock(dev);
+	ndd = dev->driver ? dev_get_drvdata(dev) : NULL;
+	if (ndd && ndd->data)
+		rc = sysfs_emit(buf, "%u\n",
+				nd_lsa_available_slots(&ndd->lsa, ndd->fresh));
+	device_unlock(dev);
+	return rc;
+}
+static DEVICE_ATTR_RO(available_slots);
 
 static struct attribute *nvdimm_attributes[] = {
 	&dev_attr_commands.attr,
 	&dev_attr_state.attr,
 	&dev_attr_flags.attr,
+	&dev_attr_available_slots.attr,
 	NULL,
 };
 

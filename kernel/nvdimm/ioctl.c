@@ -11,11 +11,20 @@
  * provider's mask, the ioctl's size field must cover the fixed header,
  * the envelope must fit ND_IOCTL_MAX_BUFLEN, and label transfers must lie
  * inside the label area and within the firmware's transfer limit.
+ *
+ * The "nvdimm" driver keeps a copy of the label area read at bind
+ * (struct nvdimm_drvdata).  A SET_CONFIG_DATA passed through here does not
+ * update that copy: it is stale until the DIMM is bound again, which is
+ * what ndctl does after writing labels (it unbinds and rebinds the DIMM).
+ * Writes are refused while an enabled region uses the DIMM; a region
+ * enabled again before the DIMM is rebound still sees the old copy.
  */
 #include <linux/device.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/mm.h>
+#include <linux/minmax.h>
+#include <linux/sizes.h>
 #include <asm/unaligned.h>
 #include "nd-core.h"
 
@@ -167,6 +176,77 @@ int nvdimm_config_limits(struct nvdimm *nvdimm)
 	return rc;
 }
 
+/* Largest GET_CONFIG_DATA chunk the core itself asks for. */
+#define ND_LABEL_CHUNK_MAX SZ_64K
+
+/**
+ * nvdimm_get_config_data - read part of a DIMM's label area
+ * @nvdimm: the DIMM
+ * @buf: destination, @len bytes
+ * @offset: first byte of the area to read
+ * @len: bytes to read
+ *
+ * Issues GET_CONFIG_DATA in chunks of at most the firmware's max_xfer,
+ * each under the bus' alive_lock (read) and cmd_lock like every other
+ * command.  Returns 0 with @buf filled, -ENOTTY when the DIMM has no
+ * label commands, -EINVAL when the range is not inside the area, -ENXIO
+ * when the bus is going away, -EIO for a short transfer or a non-zero
+ * firmware status, or the provider's error.  On error @buf holds whatever
+ * was read before the failing chunk.
+ */
+int nvdimm_get_config_data(struct nvdimm *nvdimm, void *buf, u32 offset,
+			   u32 len)
+{
+	struct nvdimm_bus *nvdimm_bus = walk_to_nvdimm_bus(&nvdimm->dev);
+	struct nd_cmd_get_config_data_hdr *cmd;
+	u8 *dst = buf;
+	u32 chunk, n;
+	int rc, cmd_rc;
+
+	if (!nvdimm_bus->nd_desc->ndctl ||
+	    !test_bit(ND_CMD_GET_CONFIG_DATA, &nvdimm->desc.cmd_mask))
+		return -ENOTTY;
+	rc = nvdimm_config_limits(nvdimm);
+	if (rc)
+		return rc;
+	if ((u64)offset + len > nvdimm->cfg_size)
+		return -EINVAL;
+
+	chunk = min3(nvdimm->cfg_xfer, len, (u32)ND_LABEL_CHUNK_MAX);
+	cmd = kvzalloc(sizeof(*cmd) + chunk, GFP_KERNEL);
+	if (!cmd)
+		return -ENOMEM;
+	while (len) {
+		n = min(len, chunk);
+		cmd->in_offset = offset;
+		cmd->in_length = n;
+		cmd->status = 0;
+		cmd_rc = 0;
+		down_read(&nvdimm_bus->alive_lock);
+		rc = nd_call_provider(nvdimm_bus, nvdimm,
+				      ND_CMD_GET_CONFIG_DATA, cmd,
+				      sizeof(*cmd) + n, &cmd_rc);
+		up_read(&nvdimm_bus->alive_lock);
+		if (rc > 0) {
+			dev_dbg(&nvdimm->dev, "label read [%u, +%u): %d bytes short\n",
+				offset, n, rc);
+			rc = -EIO;
+		} else if (!rc && (cmd_rc || cmd->status)) {
+			dev_dbg(&nvdimm->dev, "label read [%u, +%u): firmware status %#x\n",
+				offset, n, cmd->status);
+			rc = cmd_rc ? cmd_rc : -EIO;
+		}
+		if (rc)
+			break;
+		memcpy(dst, cmd->out_buf, n);
+		dst += n;
+		offset += n;
+		len -= n;
+	}
+	kvfree(cmd);
+	return rc;
+}
+
 /*
  * Label transfers must have a length, stay within max_xfer and start
  * inside the area.  A write must end inside it; a read that runs past
@@ -243,7 +323,7 @@ long nd_cmd_submit(struct nvdimm_bus *nvdimm_bus, struct nvdimm *nvdimm,
 	if (_IOC_TYPE(ioctl_cmd) != ND_IOCTL)
 		return -ENOTTY;
 	l = nd_cmd_layout(nvdimm, cmd);
-	mask = nvdimm ? nvdimm->desc.cmd_mask : nvdimm_bus->nd_desc->cmd_mask;
+	mask = nvdimm ? nvdimm->desc.cmd_mask : nvdimm_bus->cmd_mask;
 	if (!l || !test_bit(cmd, &mask)) {
 		dev_dbg(dev, "command %u not supported\n", cmd);
 		return -ENOTTY;

@@ -12,6 +12,7 @@
 #include <linux/atomic.h>
 #include <linux/xarray.h>
 #include "nd.h"
+#include "label-format.h"
 
 /*
  * Bus "0" of the nd bus type: ndbusN devices are not on the bus (the v4.2
@@ -24,7 +25,9 @@ extern const struct attribute_group nd_numa_attribute_group;
 
 /**
  * struct nvdimm_bus - one NFIT (or mock NFIT) instance
- * @nd_desc: provider's descriptor
+ * @nd_desc: provider's descriptor; not to be touched once @alive is false
+ *	(the provider may be gone)
+ * @cmd_mask: copy of the provider's bus command mask
  * @dev: the ndbusN device, child of the provider's device
  * @id: N in ndbusN / ndctlN; also the minor of /dev/ndctlN
  * @ctl_dev: the ndctlN class device, NULL once torn down
@@ -35,6 +38,7 @@ extern const struct attribute_group nd_numa_attribute_group;
  */
 struct nvdimm_bus {
 	struct nvdimm_bus_descriptor *nd_desc;
+	unsigned long cmd_mask;
 	struct device dev;
 	int id;
 	struct device *ctl_dev;
@@ -54,6 +58,8 @@ struct nvdimm_bus {
  * @cfg_valid: @cfg_size and @cfg_xfer were read from the firmware
  * @cfg_size: label storage area size in bytes
  * @cfg_xfer: largest label transfer the firmware accepts
+ * @state: NDD_LABELING and other facts the core learnt (atomic bitops);
+ *	the provider's own flags are in @desc.flags
  */
 struct nvdimm {
 	struct nvdimm_desc desc;
@@ -65,6 +71,37 @@ struct nvdimm {
 	bool cfg_valid;
 	u32 cfg_size;
 	u32 cfg_xfer;
+	unsigned long state;
+};
+
+/* nvdimm->state bits */
+enum {
+	/*
+	 * The last bind of the "nvdimm" driver found a valid label index
+	 * (6.1's meaning: the region's namespaces come from labels).  It is
+	 * re-evaluated at every bind and kept across an unbind.
+	 */
+	NDD_LABELING = 0,
+};
+
+/**
+ * struct nvdimm_drvdata - the "nvdimm" driver's data of a bound DIMM
+ * @dev: the nmemN device
+ * @data: copy of the whole label area read at bind; NULL when the DIMM
+ *	has no readable label area (label-less).  Label writes through the
+ *	ioctl do not update it: it is re-read at the next bind, which is
+ *	what ndctl does after writing labels (unbind + bind of the DIMM).
+ * @lsa: the format view of @data: layout, current and next index block
+ * @fresh: layout the kernel gives this DIMM's area when it is blank
+ *
+ * Allocated with devm on the nmemN device: it lives from probe to the end
+ * of unbind.  Readers outside the driver hold the DIMM's device lock.
+ */
+struct nvdimm_drvdata {
+	struct device *dev;
+	void *data;
+	struct nd_lsa lsa;
+	enum nd_lsa_version fresh;
 };
 
 /**
@@ -141,7 +178,15 @@ long nd_cmd_submit(struct nvdimm_bus *nvdimm_bus, struct nvdimm *nvdimm,
 int __init nvdimm_devs_init(void);
 void nvdimm_devs_exit(void);
 void nvdimm_unregister(struct nvdimm *nvdimm);
+
+/* ioctl.c */
 int nvdimm_config_limits(struct nvdimm *nvdimm);
+int nvdimm_get_config_data(struct nvdimm *nvdimm, void *buf, u32 offset,
+			   u32 len);
+
+/* label.c */
+void nvdimm_labels_load(struct nvdimm *nvdimm, struct nvdimm_drvdata *ndd);
+bool nvdimm_cookie_is_v11(struct nvdimm *nvdimm);
 
 /* dimm.c */
 int __init nvdimm_driver_init(void);

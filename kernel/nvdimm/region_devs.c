@@ -39,10 +39,12 @@ EXPORT_SYMBOL_GPL(nd_region_provider_data);
  * nd_region_nstype - the namespace type a region hosts
  * @nd_region: the region
  *
- * A BLK region hosts BLK namespaces.  v4.2 rule for PMEM regions: a
- * PMEM region hosts label-described (PMEM) namespaces when
- * one of its DIMMs aliases PMEM with BLK, else one label-less (IO)
- * namespace covering the whole range.
+ * A BLK region hosts BLK namespaces.  A PMEM region hosts label-described
+ * (PMEM) namespaces when one of its DIMMs aliases PMEM with BLK (the v4.2
+ * rule) or had a valid label index when it was last bound (the 6.1 rule,
+ * NDD_LABELING), else one label-less (IO) namespace covering the whole
+ * range.  Evaluated when the region binds, so a region enabled after its
+ * DIMMs were rebound on new labels gets the new type.
  */
 int nd_region_nstype(struct nd_region *nd_region)
 {
@@ -50,9 +52,13 @@ int nd_region_nstype(struct nd_region *nd_region)
 
 	if (is_nd_blk(nd_region))
 		return ND_DEVICE_NAMESPACE_BLK;
-	for (i = 0; i < nd_region->ndr_mappings; i++)
-		if (test_bit(NDD_ALIASING, &nd_region->mapping[i].nvdimm->desc.flags))
+	for (i = 0; i < nd_region->ndr_mappings; i++) {
+		struct nvdimm *nvdimm = nd_region->mapping[i].nvdimm;
+
+		if (test_bit(NDD_ALIASING, &nvdimm->desc.flags) ||
+		    test_bit(NDD_LABELING, &nvdimm->state))
 			return ND_DEVICE_NAMESPACE_PMEM;
+	}
 	return ND_DEVICE_NAMESPACE_IO;
 }
 
@@ -136,13 +142,9 @@ static ssize_t set_cookie_show(struct device *dev,
 	struct nvdimm *first = nd_region->mapping[0].nvdimm;
 	u64 cookie;
 
-	/*
-	 * As 6.1 reports it: the v1.1 cookie while the first DIMM is not
-	 * enabled, the v1.2 cookie once it is and no v1.1 index says
-	 * otherwise.
-	 */
-	cookie = READ_ONCE(first->dev.driver) ? nd_region->nd_set->cookie2 :
-						nd_region->nd_set->cookie1;
+	/* the cookie that labels on the first DIMM carry (see there) */
+	cookie = nvdimm_cookie_is_v11(first) ? nd_region->nd_set->cookie1 :
+					       nd_region->nd_set->cookie2;
 	return sysfs_emit(buf, "%#llx\n", cookie);
 }
 static DEVICE_ATTR_RO(set_cookie);

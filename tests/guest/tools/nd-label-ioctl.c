@@ -7,6 +7,7 @@
  *   nd-label-ioctl write DEV FILE            FILE -> whole area, max_xfer chunks
  *   nd-label-ioctl get   DEV OFF LEN [BUF]   one raw GET_CONFIG_DATA
  *   nd-label-ioctl set   DEV OFF LEN [BUF]   one raw SET_CONFIG_DATA
+ *   nd-label-ioctl flags DEV                 DIMM_FLAGS
  *
  * Raw calls place the envelope at the end of a mapping that is followed by
  * an inaccessible guard page.  BUF is the size of that user buffer in bytes
@@ -97,6 +98,18 @@ static int cmd_size(const char *dev)
 	       rc < 0 ? -errno : rc, rc < 0 ? errname(errno) : "0",
 	       sz.status, sz.config_size, sz.max_xfer);
 	return rc == 0 ? 0 : 1;
+}
+
+static int cmd_flags(const char *dev)
+{
+	struct nd_cmd_dimm_flags fl;
+	int fd = open_dev(dev), rc;
+
+	memset(&fl, 0xa5, sizeof(fl));
+	rc = ioctl(fd, ND_IOCTL_DIMM_FLAGS, &fl);
+	printf("rc=%d err=%s status=%#x flags=%#x\n", rc < 0 ? -errno : rc,
+	       rc < 0 ? errname(errno) : "0", fl.status, fl.flags);
+	return 0;
 }
 
 static int xfer_all(const char *dev, const char *file, int do_write)
@@ -242,6 +255,8 @@ int main(int argc, char **argv)
 {
 	if (argc >= 3 && !strcmp(argv[1], "size"))
 		return cmd_size(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "flags"))
+		return cmd_flags(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "read"))
 		return xfer_all(argv[2], argv[3], 0);
 	if (argc == 4 && !strcmp(argv[1], "write"))
@@ -253,6 +268,7 @@ int main(int argc, char **argv)
 			       argc == 6 ? argv[5] : NULL);
 	fprintf(stderr,
 		"usage: nd-label-ioctl size DEV | read DEV FILE | write DEV FILE |\n"
-		"       get DEV OFF LEN [BUFLEN] | set DEV OFF LEN [BUFLEN]\n");
+		"       get DEV OFF LEN [BUFLEN] | set DEV OFF LEN [BUFLEN] |\n"
+		"       flags DEV\n");
 	return 2;
 }

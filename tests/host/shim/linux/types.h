@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Host shim: the kernel types and attributes that kernel/acpi/nfit/table.c
- * uses, for building it in user space.  The uapi header of the same name
- * comes first, so libc headers that include it still get what they need.
+ * and kernel/nvdimm/label-format.c use, for building them in user space.
+ * The uapi header of the same name comes first, so libc headers that
+ * include it still get what they need.
  */
 #ifndef NFIT_SHIM_LINUX_TYPES_H
 #define NFIT_SHIM_LINUX_TYPES_H
@@ -20,6 +21,10 @@ typedef int8_t s8;
 typedef int16_t s16;
 typedef int32_t s32;
 typedef long long s64;
+
+#ifndef __force
+#define __force
+#endif
 
 #ifndef __printf
 #define __printf(a, b) __attribute__((format(printf, a, b)))
