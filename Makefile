@@ -46,14 +46,21 @@ kernel: deps
 	@scripts/fetch-kernel.sh
 
 # The kernel build (kernel/Makefile, the lead's) gets KDIR and OUT; it puts
-# libnvdimm.ko nfit.ko nd_pmem.ko ... into build/modules/.
+# libnvdimm.ko nfit.ko nd_pmem.ko ... into build/modules/, and its "test"
+# target the test build (same sources, --wrap, + nfit_test*) into
+# build/test-modules/.  Both always run; either failing fails the step.
 modules: kernel
 	@$(SUBMAKE) _modules
 _modules:
 	@if [ -f kernel/Makefile ]; then \
+		rc=0; \
 		echo "build: kernel modules against $(KVER) -> build/modules/"; \
 		$(MAKE) -C kernel KDIR=$(KDIR) OUT=$(MODULES_DIR) KVER=$(KVER) \
-			KHDR_COMMON=$(KHDR_COMMON); \
+			KHDR_COMMON=$(KHDR_COMMON) || rc=1; \
+		echo "build: test build (nfit_test, --wrap) -> build/test-modules/"; \
+		$(MAKE) -C kernel test KDIR=$(KDIR) TEST_OUT=$(TEST_MODULES_DIR) \
+			KVER=$(KVER) KHDR_COMMON=$(KHDR_COMMON) || rc=1; \
+		exit $$rc; \
 	else \
 		echo "build: kernel/Makefile not there yet, no modules built"; \
 	fi

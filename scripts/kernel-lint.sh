@@ -17,12 +17,15 @@ t() {	# t STATUS DESC
 }
 
 echo "lint: W=1 + sparse build of kernel/ (build/kbuild/lint)"
-rm -rf "$LINT"
+rm -rf "$LINT" "$LINT-test"
 make -s -C "$TOP/kernel" KDIR="$KDIR" OBJ="$LINT" OUT="$LINT/out" W=1 C=2 \
 	> "$LINT.log" 2>&1
 rc=$?
+echo "lint: W=1 + sparse build of the test build (build/kbuild/lint-test)"
+make -s -C "$TOP/kernel" test KDIR="$KDIR" TEST_OBJ="$LINT-test" \
+	TEST_OUT="$LINT-test/out" W=1 C=2 >> "$LINT.log" 2>&1 || rc=1
 warn=$(grep -E 'warning:|error:' "$LINT.log" | grep -v '^  CHECK' | sort -u)
-t $rc "W=1 build succeeds"
+t $rc "W=1 builds succeed (production and test)"
 [ -z "$warn" ]; t $? "no compiler or sparse warnings (W=1, C=2)"
 [ -n "$warn" ] && echo "$warn" | head -20 | sed 's/^/#   /'
 

@@ -76,6 +76,9 @@ nd_settle() {
 platform_pmem() {
 	case $NVT_PLATFORM in
 	qemu) echo 2 ;;
+	# nfit_test.1's io namespace; nfit_test.0's PMEM regions alias BLK,
+	# so they are label-backed and have no namespace until labels exist
+	nfit_test) echo 1 ;;
 	*) echo 1 ;;
 	esac
 }

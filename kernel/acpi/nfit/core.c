@@ -862,7 +862,8 @@ int acpi_nfit_init(struct acpi_nfit_desc *acpi_desc, const void *nfit,
 	}
 
 	nfit_probe_bus_dsm(acpi_desc);
-	nd_desc->provider_name = "ACPI.NFIT";
+	if (!nd_desc->provider_name)
+		nd_desc->provider_name = "ACPI.NFIT";
 	nd_desc->module = THIS_MODULE;
 	nd_desc->attr_groups = acpi_nfit_bus_groups;
 	if (!nd_desc->ndctl)

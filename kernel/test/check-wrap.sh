@@ -1,0 +1,34 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# usage: check-wrap.sh TEST_OBJ
+#
+# After the test build: every driver module (not test/) must reach the
+# functions that map or claim physical address space only through the
+# --wrap of Kbuild.drivers.  A raw call would hand a mock address to the
+# real kernel (a failed mapping, a warning, or worse), so it fails the
+# build and names the symbol to wrap.
+obj=$1
+# map, unmap, claim, release: what a driver may do with an address range
+family='memremap devm_memremap memunmap devm_memunmap memremap_pages
+devm_memremap_pages devm_memunmap_pages ioremap ioremap_cache ioremap_wc
+ioremap_wt ioremap_uc ioremap_prot ioremap_encrypted devm_ioremap
+devm_ioremap_wc devm_ioremap_uc devm_ioremap_np devm_ioremap_resource
+devm_ioremap_resource_wc devm_platform_ioremap_resource iounmap devm_iounmap
+__request_region __release_region __devm_request_region __devm_release_region
+request_resource request_resource_conflict devm_request_resource
+release_resource insert_resource insert_resource_conflict
+insert_resource_expand_to_fit allocate_resource adjust_resource
+acpi_os_map_memory acpi_os_map_iomem acpi_os_unmap_memory
+acpi_os_unmap_iomem'
+rc=0
+for ko in $(cat "$obj/modules.order"); do
+	case $ko in "$obj"/test/*) continue ;; esac
+	for sym in $(nm -u "$ko" | awk '{ print $2 }'); do
+		for f in $family; do
+			[ "$sym" = "$f" ] || continue
+			echo "check-wrap: ${ko##*/} calls $sym unwrapped: add a __wrap_$sym to kernel/test/iomap.c and $sym to NFIT_TEST_WRAP in kernel/test/Kbuild.drivers" >&2
+			rc=1
+		done
+	done
+done
+exit $rc

@@ -1,0 +1,1146 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nfit_test.ko: a mock NVDIMM platform for the test build.
+ *
+ * Two platform devices, nfit_test.0 and nfit_test.1, each describe their
+ * DIMMs in an NFIT built here and hand it to nfit.ko's acpi_nfit_init(),
+ * so the same table walker, DIMM and region registration run as on ACPI
+ * hardware.  The DIMM commands an ACPI platform answers with _DSM are
+ * answered by nfit_test_ctl() (preset in the bus descriptor), from mock
+ * label storage, with firmware status codes, and with faults injected on
+ * request.
+ *
+ * Media: every DIMM owns NT_DIMM_SIZE bytes of pages (its DPA space).
+ * A persistent-memory range is a vmap() of its member DIMMs' pages in
+ * interleave order (NT_ILEAVE = one page per line), so a byte written
+ * through the range is the byte at the matching DPA of the matching DIMM,
+ * as on real hardware where PMEM and BLK access alias.  Control regions,
+ * block-window apertures and flush hints are small vmalloc buffers.  All
+ * of it sits at fake physical addresses (nfit_test.h) that
+ * nfit_test_iomap.ko resolves for the test build's wrapped calls.
+ *
+ * Sizes, in one place (docs/nfit_test.md has the same table):
+ *
+ *   nfit_test.0  4 DIMMs, handles (node,socket,imc,chan,dimm) 0.0.0.0.0,
+ *                0.0.0.0.1, 0.0.1.0.0, 0.0.1.0.1; NT_DIMM_SIZE each
+ *     SPA 1      PM, 2-way: DPA [0, 16M) of DIMM 0 and 1       = 32 MiB
+ *     SPA 2      PM, 4-way: DPA [16M, 32M) of DIMM 0..3        = 64 MiB
+ *     SPA 3..6   control region registers, NT_DCR_SIZE per DIMM
+ *     SPA 7..10  block-window aperture, NT_BDW_SIZE per DIMM (1 window,
+ *                reaching DPA [0, 32M): one BLK region per DIMM)
+ *     labels     NT_LABEL_SIZE per DIMM, max_xfer NT_MAX_XFER
+ *     flush      one hint per DIMM
+ *   nfit_test.1  1 DIMM (handle 0), no block window, no label commands
+ *     SPA 1      PM, 1-way: DPA [0, 32M) of DIMM 0             = 32 MiB
+ *
+ *   guest memory: 5 x 32 MiB of media + 4 x 128 KiB of labels.
+ */
+#include <linux/module.h>
+#include <linux/platform_device.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <linux/mm.h>
+#include <linux/gfp.h>
+#include <linux/sizes.h>
+#include <linux/uuid.h>
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+#include <asm/unaligned.h>
+#include "nfit.h"
+#include "nfit_test.h"
+
+#define NT_DIMM_SIZE	SZ_32M		/* DPA space (media) of every DIMM */
+#define NT_LABEL_SIZE	SZ_128K		/* label storage: GET_CONFIG_SIZE */
+#define NT_MAX_XFER	SZ_4K		/* largest label transfer: max_xfer */
+#define NT_ILEAVE	PAGE_SIZE	/* interleave line of the PM ranges */
+#define NT_DCR_SIZE	SZ_4K		/* control registers of one DIMM */
+#define NT_BDW_SIZE	SZ_16K		/* block-window aperture of one DIMM */
+#define NT_FLUSH_STRIDE	64		/* one flush hint per cache line */
+#define NT_BUS_SPAN	BIT_ULL(36)	/* fake address space per bus */
+
+#define NT_MAX_DIMMS	4
+#define NT_MAX_SETS	2
+
+/* NFIT device handle: node[27:16] socket[15:12] imc[11:8] chan[7:4] dimm[3:0] */
+#define NFIT_DIMM_HANDLE(node, socket, imc, chan, dimm)			\
+	((((node) & 0xfff) << 16) | (((socket) & 0xf) << 12) |		\
+	 (((imc) & 0xf) << 8) | (((chan) & 0xf) << 4) | ((dimm) & 0xf))
+
+/* control region identity (JEDEC format interface code 0x201) */
+#define NT_VENDOR	0xabcd
+#define NT_REVISION	1
+#define NT_FORMAT	0x201
+
+/* Intel DSM firmware status codes */
+enum {
+	NT_ST_SUCCESS = 0,
+	NT_ST_UNSUPPORTED = 1,
+	NT_ST_NO_DEVICE = 2,
+	NT_ST_BAD_INPUT = 3,
+	NT_ST_HW_ERROR = 4,
+	NT_ST_RETRY = 5,
+	NT_ST_UNKNOWN = 6,
+};
+
+/**
+ * struct nt_pm_set - one persistent-memory SPA range
+ * @ways: number of member DIMMs
+ * @dimm: member DIMMs (index into the topology), in interleave order
+ * @dpa: first DPA of each member's part
+ * @size: bytes each member contributes
+ */
+struct nt_pm_set {
+	u8 ways;
+	u8 dimm[NT_MAX_DIMMS];
+	u64 dpa;
+	u64 size;
+};
+
+/**
+ * struct nt_topology - what one nfit_test.N describes
+ * @nr_dimms: DIMMs
+ * @handle: their NFIT device handles
+ * @nr_sets: persistent-memory ranges
+ * @set: the ranges
+ * @blk: every DIMM has a block window (DCR with a window, DCR and BDW SPA
+ *	ranges, a BDW structure)
+ * @flush: every DIMM has a flush hint
+ * @cmds: DIMM commands the mock firmware answers (ND_CMD_* bits)
+ */
+struct nt_topology {
+	u8 nr_dimms;
+	u32 handle[NT_MAX_DIMMS];
+	u8 nr_sets;
+	struct nt_pm_set set[NT_MAX_SETS];
+	bool blk;
+	bool flush;
+	unsigned long cmds;
+};
+
+static const struct nt_topology nt_topo[] = {
+	{
+		.nr_dimms = 4,
+		.handle = {
+			NFIT_DIMM_HANDLE(0, 0, 0, 0, 0),
+			NFIT_DIMM_HANDLE(0, 0, 0, 0, 1),
+			NFIT_DIMM_HANDLE(0, 0, 1, 0, 0),
+			NFIT_DIMM_HANDLE(0, 0, 1, 0, 1),
+		},
+		.nr_sets = 2,
+		.set = {
+			{ .ways = 2, .dimm = { 0, 1 }, .dpa = 0,
+			  .size = NT_DIMM_SIZE / 2 },
+			{ .ways = 4, .dimm = { 0, 1, 2, 3 },
+			  .dpa = NT_DIMM_SIZE / 2, .size = NT_DIMM_SIZE / 2 },
+		},
+		.blk = true,
+		.flush = true,
+		.cmds = BIT(ND_CMD_DIMM_FLAGS) | BIT(ND_CMD_GET_CONFIG_SIZE) |
+			BIT(ND_CMD_GET_CONFIG_DATA) |
+			BIT(ND_CMD_SET_CONFIG_DATA),
+	}, {
+		.nr_dimms = 1,
+		.handle = { NFIT_DIMM_HANDLE(0, 0, 0, 0, 0) },
+		.nr_sets = 1,
+		.set = {
+			{ .ways = 1, .dimm = { 0 }, .dpa = 0,
+			  .size = NT_DIMM_SIZE },
+		},
+	},
+};
+
+#define NT_NR_BUSES ARRAY_SIZE(nt_topo)
+
+/* Initial faults of nfit_test.0's DIMMs, for what happens at load. */
+static unsigned long fail_cmds[NT_MAX_DIMMS];
+module_param_array(fail_cmds, ulong, NULL, 0444);
+MODULE_PARM_DESC(fail_cmds, "nfit_test.0 DIMM i: ND_CMD_* bits that fail from load on (firmware status 4)");
+static unsigned long short_cmds[NT_MAX_DIMMS];
+module_param_array(short_cmds, ulong, NULL, 0444);
+MODULE_PARM_DESC(short_cmds, "nfit_test.0 DIMM i: ND_CMD_* bits that return 16 bytes short from load on");
+static unsigned long corrupt_cmds[NT_MAX_DIMMS];
+module_param_array(corrupt_cmds, ulong, NULL, 0444);
+MODULE_PARM_DESC(corrupt_cmds, "nfit_test.0 DIMM i: ND_CMD_* bits whose data is corrupted from load on");
+
+struct nfit_test;
+
+/**
+ * struct nt_dimm - one mock DIMM
+ * @t: its bus
+ * @idx: index in the topology
+ * @handle: NFIT device handle
+ * @pages: its media, NT_DIMM_SIZE / PAGE_SIZE pages (the DPA space)
+ * @nr_pages: entries in @pages
+ * @media: @pages mapped contiguously (debugfs "media")
+ * @media_blob: debugfs view of @media
+ * @label: label storage, NT_LABEL_SIZE bytes
+ * @dcr: control registers (blk topologies)
+ * @bdw: block-window aperture (blk topologies)
+ * @flush_hint: its flush hint word, NULL when none
+ * @config_size: label area size the firmware reports
+ * @max_xfer: transfer limit the firmware reports
+ * @fail_cmds: commands that fail (ND_CMD_* bits)
+ * @fail_errno: when non-zero a failing command returns -@fail_errno
+ *	(the call itself fails), else it completes with @fail_status
+ * @fail_status: firmware status of a failing command
+ * @short_cmds: commands whose output comes back @short_bytes short
+ * @short_bytes: bytes withheld from the end of the output
+ * @corrupt_cmds: commands whose data is corrupted: label reads return,
+ *	label writes store, bytes at label offsets that are multiples of
+ *	@corrupt_stride XORed with @corrupt_xor; get_size reports max_xfer
+ *	0; flags reports all flags set
+ * @corrupt_stride: see @corrupt_cmds (0 acts as 1)
+ * @corrupt_xor: see @corrupt_cmds
+ * @fault_skip: matching calls let through before faults start
+ * @fault_count: faults to inject, then all three masks clear (0: no limit)
+ * @calls: commands received, per ND_CMD_* number
+ * @faults: faults injected, per ND_CMD_* number
+ * @link: debugfs nmemN symlink
+ */
+struct nt_dimm {
+	struct nfit_test *t;
+	int idx;
+	u32 handle;
+	struct page **pages;
+	unsigned long nr_pages;
+	void *media;
+	struct debugfs_blob_wrapper media_blob;
+	void *label;
+	struct nfit_test_res dcr;
+	struct nfit_test_res bdw;
+	u64 *flush_hint;
+	u32 config_size;
+	u32 max_xfer;
+	u64 fail_cmds;
+	u32 fail_errno;
+	u32 fail_status;
+	u64 short_cmds;
+	u32 short_bytes;
+	u64 corrupt_cmds;
+	u32 corrupt_stride;
+	u8 corrupt_xor;
+	u32 fault_skip;
+	u32 fault_count;
+	u64 calls[ND_CMD_CALL + 1];
+	u64 faults[ND_CMD_CALL + 1];
+	struct dentry *link;
+};
+
+/**
+ * struct nfit_test - one mock bus (nfit_test.N)
+ * @acpi_desc: what nfit.ko registers the bus from
+ * @pdev: the platform device
+ * @topo: what it describes
+ * @next_phys: next free fake physical address
+ * @dimm: its DIMMs
+ * @pm: its persistent-memory ranges
+ * @flush: the page of flush hints
+ * @dir: its debugfs directory
+ */
+struct nfit_test {
+	struct acpi_nfit_desc acpi_desc;
+	struct platform_device *pdev;
+	const struct nt_topology *topo;
+	resource_size_t next_phys;
+	struct nt_dimm dimm[NT_MAX_DIMMS];
+	struct nfit_test_res pm[NT_MAX_SETS];
+	struct nfit_test_res flush;
+	struct dentry *dir;
+};
+
+static struct platform_device *nt_pdev[NT_NR_BUSES];
+static struct dentry *nt_debugfs;
+
+static const char *const nt_cmd_name[] = {
+	[ND_CMD_DIMM_FLAGS] = "flags",
+	[ND_CMD_GET_CONFIG_SIZE] = "get_size",
+	[ND_CMD_GET_CONFIG_DATA] = "get_data",
+	[ND_CMD_SET_CONFIG_DATA] = "set_data",
+};
+
+static const char *nt_name(unsigned int cmd)
+{
+	if (cmd < ARRAY_SIZE(nt_cmd_name) && nt_cmd_name[cmd])
+		return nt_cmd_name[cmd];
+	return "?";
+}
+
+/* commands */
+
+enum {
+	NT_FAULT_FAIL = BIT(0),
+	NT_FAULT_SHORT = BIT(1),
+	NT_FAULT_CORRUPT = BIT(2),
+};
+
+/* The faults this call gets (NT_FAULT_* bits); counts them. */
+static unsigned int nt_take_faults(struct nt_dimm *d, unsigned int cmd)
+{
+	u64 bit = BIT_ULL(cmd);
+	unsigned int f = 0;
+
+	if (d->fail_cmds & bit)
+		f |= NT_FAULT_FAIL;
+	if (d->short_cmds & bit)
+		f |= NT_FAULT_SHORT;
+	if (d->corrupt_cmds & bit)
+		f |= NT_FAULT_CORRUPT;
+	if (!f)
+		return 0;
+	if (d->fault_skip) {
+		d->fault_skip--;
+		return 0;
+	}
+	if (d->fault_count && !--d->fault_count) {
+		/* the last fault asked for: disarm */
+		d->fail_cmds = 0;
+		d->short_cmds = 0;
+		d->corrupt_cmds = 0;
+	}
+	d->faults[cmd]++;
+	return f;
+}
+
+/* XOR corrupt_xor into the bytes of [off, off + len) at stride multiples. */
+static void nt_corrupt(struct nt_dimm *d, u8 *p, u32 off, u32 len)
+{
+	u32 stride = d->corrupt_stride ? d->corrupt_stride : 1;
+	u32 i;
+
+	for (i = (stride - off % stride) % stride; i < len; i += stride)
+		p[i] ^= d->corrupt_xor;
+}
+
+/*
+ * The command envelope: input fields, then output fields that start with
+ * the firmware status word.  Returns the offset of the output, or
+ * -EINVAL when @buf_len cannot hold what the header describes.
+ */
+static int nt_out_offset(unsigned int cmd, const void *buf, u32 buf_len)
+{
+	const struct nd_cmd_get_config_data_hdr *xfer = buf;
+
+	switch (cmd) {
+	case ND_CMD_DIMM_FLAGS:
+		return buf_len < sizeof(struct nd_cmd_dimm_flags) ? -EINVAL : 0;
+	case ND_CMD_GET_CONFIG_SIZE:
+		return buf_len < sizeof(struct nd_cmd_get_config_size) ?
+			-EINVAL : 0;
+	case ND_CMD_GET_CONFIG_DATA:
+		if (buf_len < sizeof(*xfer) ||
+		    xfer->in_length > buf_len - sizeof(*xfer))
+			return -EINVAL;
+		return offsetof(struct nd_cmd_get_config_data_hdr, status);
+	case ND_CMD_SET_CONFIG_DATA:
+		if (buf_len < sizeof(struct nd_cmd_set_config_hdr) + sizeof(u32) ||
+		    xfer->in_length > buf_len -
+		    sizeof(struct nd_cmd_set_config_hdr) - sizeof(u32))
+			return -EINVAL;
+		return sizeof(struct nd_cmd_set_config_hdr) + xfer->in_length;
+	}
+	return -ENOTTY;
+}
+
+/* Label area bytes that exist: a lying config_size cannot reach past them. */
+static u32 nt_label_bytes(struct nt_dimm *d)
+{
+	return min_t(u32, d->config_size, NT_LABEL_SIZE);
+}
+
+/*
+ * Each command fills its output and returns the number of output bytes
+ * it left unfilled; *status is the firmware status.  A command the
+ * firmware refuses returns only its status word.
+ */
+static u32 nt_get_size(struct nt_dimm *d, void *buf, u32 out_len,
+		       unsigned int faults, u32 *status)
+{
+	struct nd_cmd_get_config_size *c = buf;
+
+	c->config_size = d->config_size;
+	c->max_xfer = faults & NT_FAULT_CORRUPT ? 0 : d->max_xfer;
+	return out_len - sizeof(*c);
+}
+
+static u32 nt_get_data(struct nt_dimm *d, void *buf, u32 out_len,
+		       unsigned int faults, u32 *status)
+{
+	struct nd_cmd_get_config_data_hdr *c = buf;
+	u32 size = nt_label_bytes(d), n;
+
+	if (!c->in_length || c->in_length > d->max_xfer ||
+	    c->in_offset >= size) {
+		*status = NT_ST_BAD_INPUT;
+		return out_len - sizeof(u32);
+	}
+	/* a read running past the end is served up to the end */
+	n = min(c->in_length, size - c->in_offset);
+	memcpy(c->out_buf, d->label + c->in_offset, n);
+	if (faults & NT_FAULT_CORRUPT)
+		nt_corrupt(d, c->out_buf, c->in_offset, n);
+	return out_len - sizeof(u32) - n;
+}
+
+static u32 nt_set_data(struct nt_dimm *d, void *buf, u32 out_len,
+		       unsigned int faults, u32 *status)
+{
+	struct nd_cmd_set_config_hdr *c = buf;
+	u32 size = nt_label_bytes(d);
+
+	if (!c->in_length || c->in_length > d->max_xfer ||
+	    c->in_offset >= size || c->in_length > size - c->in_offset) {
+		*status = NT_ST_BAD_INPUT;
+		return out_len - sizeof(u32);
+	}
+	memcpy(d->label + c->in_offset, c->in_buf, c->in_length);
+	if (faults & NT_FAULT_CORRUPT)
+		nt_corrupt(d, d->label + c->in_offset, c->in_offset,
+			   c->in_length);
+	return out_len - sizeof(u32);
+}
+
+static u32 nt_flags(struct nt_dimm *d, void *buf, u32 out_len,
+		    unsigned int faults, u32 *status)
+{
+	struct nd_cmd_dimm_flags *c = buf;
+
+	/* no block-window flush or invalidation is ever needed */
+	c->flags = faults & NT_FAULT_CORRUPT ? ~0U : 0;
+	return out_len - sizeof(*c);
+}
+
+static struct nt_dimm *nt_dimm_of(struct nfit_test *t, struct nvdimm *nvdimm)
+{
+	struct nfit_mem *nfit_mem = nvdimm_provider_data(nvdimm);
+	int i;
+
+	for (i = 0; i < t->topo->nr_dimms; i++)
+		if (t->dimm[i].handle == nfit_mem->handle)
+			return &t->dimm[i];
+	return NULL;
+}
+
+/*
+ * The bus descriptor's ndctl hook: the mock firmware.  The core checked
+ * the envelope and the label bounds already; the firmware checks them
+ * again, as firmware must (its idea of the label area may differ from
+ * what the kernel cached), and answers bad input with status 3.
+ */
+static int nfit_test_ctl(struct nvdimm_bus_descriptor *nd_desc,
+			 struct nvdimm *nvdimm, unsigned int cmd, void *buf,
+			 unsigned int buf_len, int *cmd_rc)
+{
+	struct nfit_test *t = container_of(to_acpi_nfit_desc(nd_desc),
+					   struct nfit_test, acpi_desc);
+	u32 (*run)(struct nt_dimm *d, void *buf, u32 out_len,
+		   unsigned int faults, u32 *status);
+	u32 status = NT_ST_SUCCESS, residual, out_len, w;
+	unsigned int faults;
+	struct nt_dimm *d;
+	struct device *dev;
+	int out;
+
+	*cmd_rc = 0;
+	if (!nvdimm)
+		return -ENOTTY;		/* no bus commands */
+	dev = nvdimm_dev(nvdimm);
+	d = nt_dimm_of(t, nvdimm);
+	if (!d || cmd >= BITS_PER_LONG || !test_bit(cmd, &t->topo->cmds))
+		return -ENOTTY;
+	switch (cmd) {
+	case ND_CMD_DIMM_FLAGS:
+		run = nt_flags;
+		break;
+	case ND_CMD_GET_CONFIG_SIZE:
+		run = nt_get_size;
+		break;
+	case ND_CMD_GET_CONFIG_DATA:
+		run = nt_get_data;
+		break;
+	case ND_CMD_SET_CONFIG_DATA:
+		run = nt_set_data;
+		break;
+	default:
+		return -ENOTTY;
+	}
+	out = nt_out_offset(cmd, buf, buf_len);
+	if (out < 0) {
+		dev_dbg(dev, "%s: envelope of %u bytes does not hold the command\n",
+			nt_name(cmd), buf_len);
+		return out;
+	}
+	out_len = buf_len - out;
+	d->calls[cmd]++;
+
+	faults = nt_take_faults(d, cmd);
+	if (faults & NT_FAULT_FAIL) {
+		if (d->fail_errno) {
+			int rc = -(int)min_t(u32, d->fail_errno, MAX_ERRNO);
+
+			dev_info_ratelimited(dev, "nfit_test: injected failure: %s returns %d\n",
+					     nt_name(cmd), rc);
+			return rc;
+		}
+		dev_info_ratelimited(dev, "nfit_test: injected failure: %s firmware status %#x\n",
+				     nt_name(cmd), d->fail_status);
+		put_unaligned(d->fail_status, (u32 *)(buf + out));
+		*cmd_rc = d->fail_status ? -EIO : 0;
+		return out_len - sizeof(u32);
+	}
+
+	residual = run(d, buf, out_len, faults, &status);
+	put_unaligned(status, (u32 *)(buf + out));
+	if (faults & NT_FAULT_SHORT) {
+		w = min(d->short_bytes, out_len - residual);
+		memset(buf + out + (out_len - residual) - w, 0, w);
+		residual += w;
+		dev_info_ratelimited(dev, "nfit_test: injected short transfer: %s withholds %u bytes\n",
+				     nt_name(cmd), w);
+	}
+	if (faults & NT_FAULT_CORRUPT)
+		dev_info_ratelimited(dev, "nfit_test: injected corruption: %s\n",
+				     nt_name(cmd));
+	if (status) {
+		dev_dbg(dev, "%s: firmware status %#x\n", nt_name(cmd), status);
+		*cmd_rc = -EIO;
+	}
+	return residual;
+}
+
+/* the table */
+
+static const guid_t nt_guid_pm = GUID_INIT(0x66f0d379, 0xb4f3, 0x4074,
+					   0xac, 0x43, 0x0d, 0x33, 0x18, 0xb7,
+					   0x8c, 0xdb);
+static const guid_t nt_guid_dcr = GUID_INIT(0x92f701f6, 0x13b4, 0x405d,
+					    0x91, 0x0b, 0x29, 0x93, 0x67, 0xe8,
+					    0x23, 0x4c);
+static const guid_t nt_guid_bdw = GUID_INIT(0x91af0530, 0x5d86, 0x470e,
+					    0xa6, 0xb0, 0x0a, 0x2d, 0xb9, 0x40,
+					    0x82, 0x49);
+
+/**
+ * struct nt_nfit - an NFIT being built
+ * @buf: the table
+ * @len: bytes used
+ * @cap: bytes allocated
+ */
+struct nt_nfit {
+	u8 *buf;
+	u32 len;
+	u32 cap;
+};
+
+/* Append a zeroed subtable; @b->cap was sized for all of them. */
+static void *nt_nfit_add(struct nt_nfit *b, u16 type, u16 len)
+{
+	struct acpi_nfit_header *hdr = (void *)(b->buf + b->len);
+
+	if (WARN_ON_ONCE(b->len + len > b->cap))
+		return NULL;
+	hdr->type = type;
+	hdr->length = len;
+	b->len += len;
+	return hdr;
+}
+
+static int nt_add_spa(struct nt_nfit *b, u16 index, const guid_t *type,
+		      const struct nfit_test_res *res)
+{
+	struct acpi_nfit_system_address *spa;
+
+	spa = nt_nfit_add(b, ACPI_NFIT_TYPE_SYSTEM_ADDRESS, sizeof(*spa));
+	if (!spa)
+		return -E2BIG;
+	spa->range_index = index;
+	memcpy(spa->range_guid, type, sizeof(spa->range_guid));
+	spa->address = res->start;
+	spa->length = res->size;
+	return 0;
+}
+
+/**
+ * struct nt_map - one memory device map entry to add
+ * @dimm: the DIMM
+ * @range: SPA range index
+ * @region_id: which of the DIMM's regions this is
+ * @size: bytes the DIMM contributes
+ * @offset: offset of its first interleave line in the range
+ * @dpa: first DPA
+ * @ways: interleave ways of the range
+ */
+struct nt_map {
+	const struct nt_dimm *dimm;
+	u16 range;
+	u16 region_id;
+	u64 size;
+	u64 offset;
+	u64 dpa;
+	u16 ways;
+};
+
+static int nt_add_memdev(struct nt_nfit *b, const struct nt_map *m)
+{
+	struct acpi_nfit_memory_map *memdev;
+
+	memdev = nt_nfit_add(b, ACPI_NFIT_TYPE_MEMORY_MAP, sizeof(*memdev));
+	if (!memdev)
+		return -E2BIG;
+	memdev->device_handle = m->dimm->handle;
+	memdev->physical_id = m->dimm->idx;
+	memdev->region_id = m->region_id;
+	memdev->range_index = m->range;
+	memdev->region_index = m->dimm->idx + 1;	/* its control region */
+	memdev->region_size = m->size;
+	memdev->region_offset = m->offset;
+	memdev->address = m->dpa;
+	memdev->interleave_ways = m->ways;
+	return 0;
+}
+
+static int nt_add_dcr(struct nt_nfit *b, const struct nt_dimm *d, bool blk)
+{
+	struct acpi_nfit_control_region *dcr;
+
+	dcr = nt_nfit_add(b, ACPI_NFIT_TYPE_CONTROL_REGION, sizeof(*dcr));
+	if (!dcr)
+		return -E2BIG;
+	dcr->region_index = d->idx + 1;
+	dcr->vendor_id = NT_VENDOR;
+	dcr->revision_id = NT_REVISION;
+	dcr->serial_number = ~d->handle;
+	dcr->code = NT_FORMAT;
+	if (!blk)
+		return 0;
+	dcr->windows = 1;
+	dcr->window_size = NT_DCR_SIZE;
+	dcr->command_offset = 0;
+	dcr->command_size = 8;
+	dcr->status_offset = 8;
+	dcr->status_size = 4;
+	return 0;
+}
+
+static int nt_add_bdw(struct nt_nfit *b, const struct nt_dimm *d)
+{
+	struct acpi_nfit_data_region *bdw;
+
+	bdw = nt_nfit_add(b, ACPI_NFIT_TYPE_DATA_REGION, sizeof(*bdw));
+	if (!bdw)
+		return -E2BIG;
+	bdw->region_index = d->idx + 1;
+	bdw->windows = 1;
+	bdw->offset = 0;
+	bdw->size = NT_BDW_SIZE;
+	bdw->capacity = NT_DIMM_SIZE;
+	bdw->start_address = 0;
+	return 0;
+}
+
+static int nt_add_flush(struct nt_nfit *b, const struct nfit_test *t,
+			const struct nt_dimm *d)
+{
+	struct acpi_nfit_flush_address *flush;
+
+	/* the ACPICA struct has room for exactly one hint address */
+	flush = nt_nfit_add(b, ACPI_NFIT_TYPE_FLUSH_ADDRESS, sizeof(*flush));
+	if (!flush)
+		return -E2BIG;
+	flush->device_handle = d->handle;
+	flush->hint_count = 1;
+	flush->hint_address[0] = t->flush.start + d->idx * NT_FLUSH_STRIDE;
+	return 0;
+}
+
+/*
+ * SPA range indexes: the PM ranges first (1..), then with block windows
+ * the control-register range of each DIMM, then the aperture of each.
+ */
+static u16 nt_dcr_range(const struct nfit_test *t, int i)
+{
+	return t->topo->nr_sets + 1 + i;
+}
+
+static u16 nt_bdw_range(const struct nfit_test *t, int i)
+{
+	return t->topo->nr_sets + t->topo->nr_dimms + 1 + i;
+}
+
+static int nt_build_subtables(struct nfit_test *t, struct nt_nfit *b)
+{
+	const struct nt_topology *topo = t->topo;
+	u16 region_id[NT_MAX_DIMMS] = {};
+	int i, s, p, rc = 0;
+
+	for (s = 0; s < topo->nr_sets && !rc; s++)
+		rc = nt_add_spa(b, s + 1, &nt_guid_pm, &t->pm[s]);
+	for (i = 0; topo->blk && i < topo->nr_dimms && !rc; i++)
+		rc = nt_add_spa(b, nt_dcr_range(t, i), &nt_guid_dcr,
+				&t->dimm[i].dcr);
+	for (i = 0; topo->blk && i < topo->nr_dimms && !rc; i++)
+		rc = nt_add_spa(b, nt_bdw_range(t, i), &nt_guid_bdw,
+				&t->dimm[i].bdw);
+
+	for (s = 0; s < topo->nr_sets; s++) {
+		const struct nt_pm_set *set = &topo->set[s];
+
+		for (p = 0; p < set->ways && !rc; p++) {
+			struct nt_map m = {
+				.dimm = &t->dimm[set->dimm[p]],
+				.range = s + 1,
+				.region_id = region_id[set->dimm[p]]++,
+				.size = set->size,
+				.offset = p * NT_ILEAVE,
+				.dpa = set->dpa,
+				.ways = set->ways,
+			};
+
+			rc = nt_add_memdev(b, &m);
+		}
+	}
+	for (i = 0; topo->blk && i < topo->nr_dimms && !rc; i++) {
+		struct nt_map m = {
+			.dimm = &t->dimm[i],
+			.range = nt_dcr_range(t, i),
+			.ways = 1,
+		};
+
+		rc = nt_add_memdev(b, &m);
+		m.range = nt_bdw_range(t, i);
+		if (!rc)
+			rc = nt_add_memdev(b, &m);
+	}
+
+	for (i = 0; i < topo->nr_dimms && !rc; i++)
+		rc = nt_add_dcr(b, &t->dimm[i], topo->blk);
+	for (i = 0; topo->blk && i < topo->nr_dimms && !rc; i++)
+		rc = nt_add_bdw(b, &t->dimm[i]);
+	for (i = 0; topo->flush && i < topo->nr_dimms && !rc; i++)
+		rc = nt_add_flush(b, t, &t->dimm[i]);
+	return rc;
+}
+
+/* Build the NFIT of @t into @b; the caller frees @b->buf. */
+static int nt_build_nfit(struct nfit_test *t, struct nt_nfit *b)
+{
+	const struct nt_topology *topo = t->topo;
+	struct acpi_table_nfit *nfit;
+	int nr_spa = topo->nr_sets, nr_memdev = 0, s, rc;
+	u8 sum = 0;
+	u32 i;
+
+	for (s = 0; s < topo->nr_sets; s++)
+		nr_memdev += topo->set[s].ways;
+	if (topo->blk) {
+		nr_spa += 2 * topo->nr_dimms;
+		nr_memdev += 2 * topo->nr_dimms;
+	}
+	b->cap = sizeof(*nfit) +
+		nr_spa * sizeof(struct acpi_nfit_system_address) +
+		nr_memdev * sizeof(struct acpi_nfit_memory_map) +
+		topo->nr_dimms * sizeof(struct acpi_nfit_control_region) +
+		(topo->blk ? topo->nr_dimms *
+		 sizeof(struct acpi_nfit_data_region) : 0) +
+		(topo->flush ? topo->nr_dimms *
+		 sizeof(struct acpi_nfit_flush_address) : 0);
+	b->buf = kzalloc(b->cap, GFP_KERNEL);
+	if (!b->buf)
+		return -ENOMEM;
+	b->len = sizeof(*nfit);
+
+	rc = nt_build_subtables(t, b);
+	if (rc)
+		return rc;
+
+	nfit = (struct acpi_table_nfit *)b->buf;
+	memcpy(nfit->header.signature, ACPI_SIG_NFIT,
+	       sizeof(nfit->header.signature));
+	nfit->header.length = b->len;
+	nfit->header.revision = 1;
+	memcpy(nfit->header.oem_id, "NVTEST", sizeof(nfit->header.oem_id));
+	memcpy(nfit->header.oem_table_id, "NFITTEST",
+	       sizeof(nfit->header.oem_table_id));
+	nfit->header.oem_revision = t->pdev->id;
+	memcpy(nfit->header.asl_compiler_id, "NVT ",
+	       sizeof(nfit->header.asl_compiler_id));
+	nfit->header.asl_compiler_revision = 1;
+	for (i = 0; i < b->len; i++)
+		sum += b->buf[i];
+	nfit->header.checksum = -sum;
+	return 0;
+}
+
+/* mock resources */
+
+/* Next fake physical address for @size bytes; big ranges 16 MiB aligned. */
+static resource_size_t nt_phys(struct nfit_test *t, resource_size_t size)
+{
+	resource_size_t addr;
+
+	addr = ALIGN(t->next_phys, size >= SZ_2M ? SZ_16M : PAGE_SIZE);
+	t->next_phys = addr + size;
+	return addr;
+}
+
+/* A vmalloc buffer published at fake addresses. */
+static int nt_buffer(struct nfit_test *t, struct nfit_test_res *res,
+		     size_t size, const char *name)
+{
+	res->virt = vzalloc(size);
+	if (!res->virt)
+		return -ENOMEM;
+	res->size = size;
+	res->start = nt_phys(t, size);
+	res->name = name;
+	return nfit_test_res_add(res);
+}
+
+static int nt_alloc_media(struct nt_dimm *d)
+{
+	unsigned long i;
+
+	d->nr_pages = NT_DIMM_SIZE >> PAGE_SHIFT;
+	d->pages = kvcalloc(d->nr_pages, sizeof(*d->pages), GFP_KERNEL);
+	if (!d->pages)
+		return -ENOMEM;
+	for (i = 0; i < d->nr_pages; i++) {
+		d->pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		if (!d->pages[i])
+			return -ENOMEM;
+		cond_resched();
+	}
+	d->media = vmap(d->pages, d->nr_pages, VM_MAP, PAGE_KERNEL);
+	if (!d->media)
+		return -ENOMEM;
+	d->media_blob.data = d->media;
+	d->media_blob.size = NT_DIMM_SIZE;
+	return 0;
+}
+
+/* Map PM range @s: its members' pages, one interleave line each in turn. */
+static int nt_map_set(struct nfit_test *t, int s)
+{
+	const struct nt_pm_set *set = &t->topo->set[s];
+	struct nfit_test_res *res = &t->pm[s];
+	unsigned long n = set->ways * (set->size >> PAGE_SHIFT), k;
+	unsigned long first = set->dpa >> PAGE_SHIFT;
+	struct page **pages;
+
+	BUILD_BUG_ON(NT_ILEAVE != PAGE_SIZE);
+	pages = kvcalloc(n, sizeof(*pages), GFP_KERNEL);
+	if (!pages)
+		return -ENOMEM;
+	for (k = 0; k < n; k++)
+		pages[k] = t->dimm[set->dimm[k % set->ways]].pages[first +
+								   k / set->ways];
+	res->virt = vmap(pages, n, VM_MAP, PAGE_KERNEL);
+	kvfree(pages);
+	if (!res->virt)
+		return -ENOMEM;
+	res->size = (resource_size_t)n << PAGE_SHIFT;
+	res->start = nt_phys(t, res->size);
+	res->name = "PM range";
+	return nfit_test_res_add(res);
+}
+
+static void nt_free(struct nfit_test *t)
+{
+	int i, s;
+
+	nfit_test_res_del(&t->flush);
+	vfree(t->flush.virt);
+	for (s = 0; s < NT_MAX_SETS; s++) {
+		nfit_test_res_del(&t->pm[s]);
+		if (t->pm[s].virt)
+			vunmap(t->pm[s].virt);
+	}
+	for (i = 0; i < NT_MAX_DIMMS; i++) {
+		struct nt_dimm *d = &t->dimm[i];
+		unsigned long k;
+
+		nfit_test_res_del(&d->dcr);
+		vfree(d->dcr.virt);
+		nfit_test_res_del(&d->bdw);
+		vfree(d->bdw.virt);
+		vfree(d->label);
+		if (d->media)
+			vunmap(d->media);
+		for (k = 0; d->pages && k < d->nr_pages && d->pages[k]; k++)
+			__free_page(d->pages[k]);
+		kvfree(d->pages);
+	}
+}
+
+static void nt_dimm_init(struct nfit_test *t, int i)
+{
+	struct nt_dimm *d = &t->dimm[i];
+	bool first_bus = t->pdev->id == 0;
+
+	d->t = t;
+	d->idx = i;
+	d->handle = t->topo->handle[i];
+	d->config_size = NT_LABEL_SIZE;
+	d->max_xfer = NT_MAX_XFER;
+	d->fail_status = NT_ST_HW_ERROR;
+	d->short_bytes = 16;
+	d->corrupt_stride = 128;
+	d->corrupt_xor = 0xff;
+	d->fail_cmds = first_bus ? fail_cmds[i] : 0;
+	d->short_cmds = first_bus ? short_cmds[i] : 0;
+	d->corrupt_cmds = first_bus ? corrupt_cmds[i] : 0;
+}
+
+static int nt_alloc(struct nfit_test *t)
+{
+	const struct nt_topology *topo = t->topo;
+	int i, s, rc;
+
+	/* nt_free() may see every one of these */
+	for (s = 0; s < NT_MAX_SETS; s++)
+		INIT_LIST_HEAD(&t->pm[s].list);
+	INIT_LIST_HEAD(&t->flush.list);
+	for (i = 0; i < NT_MAX_DIMMS; i++) {
+		INIT_LIST_HEAD(&t->dimm[i].dcr.list);
+		INIT_LIST_HEAD(&t->dimm[i].bdw.list);
+	}
+	for (i = 0; i < topo->nr_dimms; i++)
+		nt_dimm_init(t, i);
+
+	for (i = 0; i < topo->nr_dimms; i++) {
+		struct nt_dimm *d = &t->dimm[i];
+
+		rc = nt_alloc_media(d);
+		if (rc)
+			return rc;
+		if (topo->cmds) {
+			d->label = vzalloc(NT_LABEL_SIZE);
+			if (!d->label)
+				return -ENOMEM;
+		}
+	}
+	for (s = 0; s < topo->nr_sets; s++) {
+		rc = nt_map_set(t, s);
+		if (rc)
+			return rc;
+	}
+	for (i = 0; topo->blk && i < topo->nr_dimms; i++) {
+		rc = nt_buffer(t, &t->dimm[i].dcr, NT_DCR_SIZE,
+			       "control registers");
+		if (!rc)
+			rc = nt_buffer(t, &t->dimm[i].bdw, NT_BDW_SIZE,
+				       "block-window aperture");
+		if (rc)
+			return rc;
+	}
+	if (topo->flush) {
+		rc = nt_buffer(t, &t->flush, PAGE_SIZE, "flush hints");
+		if (rc)
+			return rc;
+		for (i = 0; i < topo->nr_dimms; i++)
+			t->dimm[i].flush_hint = t->flush.virt +
+				i * NT_FLUSH_STRIDE;
+	}
+	return 0;
+}
+
+/* debugfs: nfit_test/nfit_test.N/dimmI/, and nfit_test/nmemX -> it */
+
+static int nt_stats_show(struct seq_file *m, void *unused)
+{
+	struct nt_dimm *d = m->private;
+	unsigned int cmd;
+
+	seq_puts(m, "command calls faults\n");
+	for (cmd = 0; cmd < ARRAY_SIZE(nt_cmd_name); cmd++)
+		if (nt_cmd_name[cmd])
+			seq_printf(m, "%s %llu %llu\n", nt_cmd_name[cmd],
+				   d->calls[cmd], d->faults[cmd]);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(nt_stats);
+
+static void nt_debugfs_dimm(struct nfit_test *t, struct nt_dimm *d)
+{
+	struct nfit_mem *nfit_mem;
+	struct dentry *dir;
+	char name[16], target[48];
+
+	snprintf(name, sizeof(name), "dimm%d", d->idx);
+	dir = debugfs_create_dir(name, t->dir);
+	debugfs_create_x32("handle", 0444, dir, &d->handle);
+	debugfs_create_blob("media", 0400, dir, &d->media_blob);
+	if (d->flush_hint)
+		debugfs_create_x64("flush_hint", 0600, dir, d->flush_hint);
+	debugfs_create_file("stats", 0444, dir, d, &nt_stats_fops);
+	if (t->topo->cmds) {
+		debugfs_create_u32("config_size", 0600, dir, &d->config_size);
+		debugfs_create_u32("max_xfer", 0600, dir, &d->max_xfer);
+		debugfs_create_x64("fail_cmds", 0600, dir, &d->fail_cmds);
+		debugfs_create_u32("fail_errno", 0600, dir, &d->fail_errno);
+		debugfs_create_x32("fail_status", 0600, dir, &d->fail_status);
+		debugfs_create_x64("short_cmds", 0600, dir, &d->short_cmds);
+		debugfs_create_u32("short_bytes", 0600, dir, &d->short_bytes);
+		debugfs_create_x64("corrupt_cmds", 0600, dir,
+				   &d->corrupt_cmds);
+		debugfs_create_u32("corrupt_stride", 0600, dir,
+				   &d->corrupt_stride);
+		debugfs_create_x8("corrupt_xor", 0600, dir, &d->corrupt_xor);
+		debugfs_create_u32("fault_skip", 0600, dir, &d->fault_skip);
+		debugfs_create_u32("fault_count", 0600, dir, &d->fault_count);
+	}
+
+	list_for_each_entry(nfit_mem, &t->acpi_desc.dimms, list) {
+		if (nfit_mem->handle != d->handle || !nfit_mem->nvdimm)
+			continue;
+		snprintf(target, sizeof(target), "%s/%s",
+			 dev_name(&t->pdev->dev), name);
+		d->link = debugfs_create_symlink(nvdimm_name(nfit_mem->nvdimm),
+						 nt_debugfs, target);
+		break;
+	}
+}
+
+static void nt_debugfs_init(struct nfit_test *t)
+{
+	int i;
+
+	t->dir = debugfs_create_dir(dev_name(&t->pdev->dev), nt_debugfs);
+	for (i = 0; i < t->topo->nr_dimms; i++)
+		nt_debugfs_dimm(t, &t->dimm[i]);
+}
+
+static void nt_debugfs_exit(struct nfit_test *t)
+{
+	int i;
+
+	for (i = 0; i < t->topo->nr_dimms; i++)
+		debugfs_remove(t->dimm[i].link);
+	debugfs_remove_recursive(t->dir);
+}
+
+/* the platform driver */
+
+static int nfit_test_probe(struct platform_device *pdev)
+{
+	struct device *dev = &pdev->dev;
+	struct acpi_nfit_desc *acpi_desc;
+	struct nt_nfit b = {};
+	struct nfit_test *t;
+	int rc;
+
+	if (pdev->id < 0 || pdev->id >= NT_NR_BUSES)
+		return -ENODEV;
+	t = devm_kzalloc(dev, sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return -ENOMEM;
+	t->pdev = pdev;
+	t->topo = &nt_topo[pdev->id];
+	t->next_phys = NFIT_TEST_PHYS_BASE + pdev->id * NT_BUS_SPAN;
+	platform_set_drvdata(pdev, t);
+
+	rc = nt_alloc(t);
+	if (!rc)
+		rc = nt_build_nfit(t, &b);
+	if (rc) {
+		dev_err(dev, "cannot set up the mock platform: %d\n", rc);
+		goto err;
+	}
+
+	acpi_desc = &t->acpi_desc;
+	acpi_desc->dev = dev;
+	acpi_desc->dimm_cmd_mask = t->topo->cmds;
+	acpi_desc->nd_desc.ndctl = nfit_test_ctl;
+	/* ndctl finds the mock buses by provider "nfit_test.N" */
+	acpi_desc->nd_desc.provider_name = dev_name(dev);
+	rc = acpi_nfit_init(acpi_desc, b.buf, b.len);
+	if (rc) {
+		dev_err(dev, "acpi_nfit_init: %d\n", rc);
+		goto err;
+	}
+	kfree(b.buf);
+
+	nt_debugfs_init(t);
+	dev_dbg(dev, "%d DIMMs, %d PM ranges, mock addresses from %#llx\n",
+		t->topo->nr_dimms, t->topo->nr_sets,
+		NFIT_TEST_PHYS_BASE + pdev->id * NT_BUS_SPAN);
+	return 0;
+
+err:
+	kfree(b.buf);
+	nt_free(t);
+	return rc;
+}
+
+static int nfit_test_remove(struct platform_device *pdev)
+{
+	struct nfit_test *t = platform_get_drvdata(pdev);
+
+	nt_debugfs_exit(t);
+	acpi_nfit_shutdown(&t->acpi_desc);
+	nt_free(t);
+	return 0;
+}
+
+static struct platform_driver nfit_test_driver = {
+	.probe = nfit_test_probe,
+	.remove = nfit_test_remove,
+	.driver = {
+		.name = "nfit_test",
+	},
+};
+
+static void nt_unregister_devices(void)
+{
+	int i;
+
+	for (i = NT_NR_BUSES - 1; i >= 0; i--) {
+		platform_device_unregister(nt_pdev[i]);
+		nt_pdev[i] = NULL;
+	}
+}
+
+static int __init nfit_test_init(void)
+{
+	int i, rc;
+
+	nt_debugfs = debugfs_create_dir("nfit_test", NULL);
+	rc = platform_driver_register(&nfit_test_driver);
+	if (rc)
+		goto err_driver;
+	for (i = 0; i < NT_NR_BUSES; i++) {
+		struct platform_device *pdev;
+
+		pdev = platform_device_register_simple("nfit_test", i, NULL, 0);
+		if (IS_ERR(pdev)) {
+			rc = PTR_ERR(pdev);
+			goto err_devices;
+		}
+		nt_pdev[i] = pdev;
+		/* probing is synchronous: a bus that failed fails the load */
+		if (!READ_ONCE(pdev->dev.driver)) {
+			rc = -ENXIO;
+			goto err_devices;
+		}
+	}
+	return 0;
+
+err_devices:
+	nt_unregister_devices();
+	platform_driver_unregister(&nfit_test_driver);
+err_driver:
+	debugfs_remove_recursive(nt_debugfs);
+	return rc;
+}
+
+static void __exit nfit_test_exit(void)
+{
+	nt_unregister_devices();
+	platform_driver_unregister(&nfit_test_driver);
+	debugfs_remove_recursive(nt_debugfs);
+}
+
+module_init(nfit_test_init);
+module_exit(nfit_test_exit);
+MODULE_LICENSE("GPL v2");
+MODULE_DESCRIPTION("nfit_test: mock NVDIMM platform (nfit_test.0, nfit_test.1)");
+MODULE_AUTHOR("libnvdimm developers");

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared between nfit_test.ko (the mock platform) and nfit_test_iomap.ko
+ * (the --wrap'ed resource and mapping calls of the test build).
+ *
+ * Mock NVDIMM resources live at fake system-physical addresses in a
+ * window above 2^52: no x86-64 CPU can address it (52 physical address
+ * bits at most), so it can never collide with real memory or MMIO, and
+ * the real resource tree (iomem_resource ends at the CPU's limit) never
+ * contains it.  The wrappers hand out mock memory for addresses in the
+ * window and pass every other address to the real kernel function.
+ */
+#ifndef __NFIT_TEST_H__
+#define __NFIT_TEST_H__
+
+#include <linux/types.h>
+#include <linux/list.h>
+#include <linux/ioport.h>
+#include <linux/bits.h>
+
+struct device;
+
+#define NFIT_TEST_PHYS_BASE	BIT_ULL(52)
+#define NFIT_TEST_PHYS_SIZE	BIT_ULL(40)
+
+/**
+ * struct nfit_test_res - mock memory behind a range of fake addresses
+ * @list: entry in nfit_test_iomap's registry (self-linked when not in it)
+ * @start: first fake system-physical address
+ * @size: bytes
+ * @virt: kernel mapping of the mock memory, @size bytes
+ * @name: what the range is, for the iomap debugfs listing
+ */
+struct nfit_test_res {
+	struct list_head list;
+	resource_size_t start;
+	resource_size_t size;
+	void *virt;
+	const char *name;
+};
+
+bool nfit_test_phys_is_mock(resource_size_t start, resource_size_t size);
+int nfit_test_res_add(struct nfit_test_res *res);
+void nfit_test_res_del(struct nfit_test_res *res);
+
+/* The wrappers, called instead of the real functions by the test build. */
+void *__wrap_devm_memremap(struct device *dev, resource_size_t offset,
+			   size_t size, unsigned long flags);
+void __iomem *__wrap_devm_ioremap(struct device *dev, resource_size_t offset,
+				  resource_size_t size);
+struct resource *__wrap___devm_request_region(struct device *dev,
+					      struct resource *parent,
+					      resource_size_t start,
+					      resource_size_t n,
+					      const char *name);
+int __wrap_insert_resource(struct resource *parent, struct resource *new);
+
+#endif /* __NFIT_TEST_H__ */
