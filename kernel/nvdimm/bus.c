@@ -36,6 +36,8 @@ int nd_device_type(const struct device *dev)
 		return ND_DEVICE_REGION_BLK;
 	if (is_nd_namespace_io(dev))
 		return ND_DEVICE_NAMESPACE_IO;
+	if (is_nd_namespace_pmem(dev))
+		return ND_DEVICE_NAMESPACE_PMEM;
 	return 0;
 }
 

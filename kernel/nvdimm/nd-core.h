@@ -156,6 +156,7 @@ extern const struct device_type nvdimm_device_type;
 extern const struct device_type nd_pmem_device_type;
 extern const struct device_type nd_blk_device_type;
 extern const struct device_type nd_namespace_io_device_type;
+extern const struct device_type nd_namespace_pmem_device_type;
 
 int nd_device_type(const struct device *dev);
 bool is_nvdimm(const struct device *dev);
@@ -199,5 +200,6 @@ int nd_region_nstype(struct nd_region *nd_region);
 
 /* namespace_devs.c */
 struct device *nd_namespace_io_create(struct nd_region *nd_region);
+int nd_namespace_pmem_scan(struct nd_region *nd_region);
 
 #endif /* __ND_CORE_H__ */

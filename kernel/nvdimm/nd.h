@@ -7,6 +7,7 @@
 #define __ND_H__
 
 #include <linux/device.h>
+#include <linux/uuid.h>
 #include "libnvdimm.h"
 
 enum nd_claim_class {
@@ -34,6 +35,25 @@ struct nd_namespace_io {
 	bool force_raw;
 	struct device *claim;
 	enum nd_claim_class claim_class;
+};
+
+/**
+ * struct nd_namespace_pmem - a label-described PMEM namespace (nstype 5)
+ * @nsio: the part it shares with IO namespaces: device, id, SPA range,
+ *	claim state (so IO-namespace helpers work on both)
+ * @uuid: namespace uuid from the labels
+ * @has_uuid: false for the zero-size seed
+ * @alt_name: name from the position-0 label, NUL terminated
+ * @lbasize: sector size from the position-0 label, 0 when unset
+ * @dpa_extents: number of DPA extents (one per DIMM of the set)
+ */
+struct nd_namespace_pmem {
+	struct nd_namespace_io nsio;
+	uuid_t uuid;
+	bool has_uuid;
+	char alt_name[64];
+	u64 lbasize;
+	int dpa_extents;
 };
 
 /* events a region passes down to the drivers of its children */
@@ -75,6 +95,9 @@ void nd_driver_unregister(struct nd_device_driver *nd_drv);
 	MODULE_ALIAS("nd:t" __stringify(type) "*")
 
 bool is_nd_namespace_io(const struct device *dev);
+bool is_nd_namespace_pmem(const struct device *dev);
+struct nd_namespace_pmem *to_nd_namespace_pmem(struct device *dev);
+int nd_namespace_res(struct device *dev, u64 *start, u64 *size);
 bool nd_region_read_only(struct device *ndns_dev);
 struct nd_namespace_io *to_nd_namespace_io(struct device *dev);
 const char *nd_namespace_disk_name(struct device *ndns_dev, char *name,

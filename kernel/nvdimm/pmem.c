@@ -109,7 +109,7 @@ static void pmem_release_disk(void *data)
 	put_disk(pmem->disk);
 }
 
-static int pmem_attach_disk(struct device *dev, struct nd_namespace_io *nsio)
+static int pmem_attach_disk(struct device *dev, u64 start, u64 size)
 {
 	struct pmem_device *pmem;
 	struct request_queue *q;
@@ -120,8 +120,8 @@ static int pmem_attach_disk(struct device *dev, struct nd_namespace_io *nsio)
 	pmem = devm_kzalloc(dev, sizeof(*pmem), GFP_KERNEL);
 	if (!pmem)
 		return -ENOMEM;
-	pmem->phys_addr = nsio->res_start;
-	pmem->size = nsio->res_size;
+	pmem->phys_addr = start;
+	pmem->size = size;
 	pmem->nd_region = to_nd_region(dev->parent);
 
 	if (!devm_request_mem_region(dev, pmem->phys_addr, pmem->size,
@@ -169,20 +169,27 @@ static int pmem_attach_disk(struct device *dev, struct nd_namespace_io *nsio)
 static int nd_pmem_probe(struct device *dev)
 {
 	struct nd_namespace_io *nsio;
+	u64 start, size;
+	int rc;
 
-	if (!is_nd_namespace_io(dev))
-		return -ENODEV;
+	rc = nd_namespace_res(dev, &start, &size);
+	if (rc)
+		return rc;
+	/* both namespace types share the claim state (struct nd_namespace_io) */
 	nsio = to_nd_namespace_io(dev);
 	if (nsio->claim) {
 		dev_dbg(dev, "claimed by %s\n", dev_name(nsio->claim));
 		return -EBUSY;
 	}
-	if (nsio->res_size < PAGE_SIZE) {
-		dev_dbg(dev, "%llu bytes: too small to attach\n",
-			nsio->res_size);
+	if (size < PAGE_SIZE) {
+		dev_dbg(dev, "%llu bytes: too small to attach\n", size);
 		return -ENXIO;
 	}
-	return pmem_attach_disk(dev, nsio);
+	if (is_nd_namespace_pmem(dev) && !to_nd_namespace_pmem(dev)->has_uuid) {
+		dev_dbg(dev, "no uuid: not configured\n");
+		return -ENODEV;
+	}
+	return pmem_attach_disk(dev, start, size);
 }
 
 static void nd_pmem_notify(struct device *dev, enum nvdimm_event event)

@@ -31,6 +31,17 @@ static int nd_region_probe(struct device *dev)
 		}
 		/* an IO region's seed is its only namespace; it never moves */
 		nd_region->ns_seed = ns;
+	} else if (nd_region_nstype(nd_region) == ND_DEVICE_NAMESPACE_PMEM) {
+		int rc = nd_namespace_pmem_scan(nd_region);
+
+		if (rc) {
+			nd_region->ns_seed = NULL;
+			device_for_each_child(dev, NULL, child_unregister);
+			nd_region->ns_next = 0;
+			for (i = 0; i < nd_region->ndr_mappings; i++)
+				atomic_dec(&nd_region->mapping[i].nvdimm->busy);
+			return rc;
+		}
 	}
 	return 0;
 }

@@ -169,7 +169,7 @@ static int count_namespaces(struct device *dev, void *data)
 {
 	int *counts = data;
 
-	if (!is_nd_namespace_io(dev))
+	if (!is_nd_namespace_io(dev) && !is_nd_namespace_pmem(dev))
 		return 0;
 	counts[1]++;
 	if (dev->driver)

@@ -12,10 +12,9 @@ import sys
 
 # (scenario or "*", key) -> why ours differs from stock 6.1
 KNOWN = {
-    ("*", "region.namespaces"):
-        "labelled (nstype 5) regions get their namespaces from labels in the "
-        "next step of issue 5; until then ours has none where stock has its "
-        "seed namespaceN.0 (nd_namespace_pmem, size 0)",
+    ("corrupt1", "region.namespaces"):
+        "follows region.nstype: ours has the io namespace of a label-less "
+        "region where stock keeps the seed namespaceN.0 (nd_namespace_pmem)",
     ("corrupt1", "dimm.flags"):
         "stock 6.1 never clears NDD_LABELING once set (until the module is "
         "reloaded); ours re-evaluates it at every DIMM bind, so a DIMM "

@@ -18,6 +18,7 @@
 #include <linux/sort.h>
 #include <linux/mm.h>
 #include <linux/numa.h>
+#include <linux/uuid.h>
 #include <asm/unaligned.h>
 #include "nfit.h"
 
@@ -755,6 +756,8 @@ static int nfit_register_pmem_region(struct acpi_nfit_desc *acpi_desc,
 		rc = nfit_init_interleave_set(&ndr_desc, memdevs, mems);
 		if (rc)
 			goto out;
+		/* v1.2 labels carry the range's type GUID, as stored in the NFIT */
+		import_guid(&ndr_desc.nd_set->type_guid, spa->range_guid);
 	}
 	if (!nvdimm_pmem_region_create(acpi_desc->nvdimm_bus, &ndr_desc))
 		rc = -ENXIO;
