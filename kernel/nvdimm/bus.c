@@ -38,6 +38,8 @@ int nd_device_type(const struct device *dev)
 		return ND_DEVICE_NAMESPACE_IO;
 	if (is_nd_namespace_pmem(dev))
 		return ND_DEVICE_NAMESPACE_PMEM;
+	if (is_nd_namespace_blk(dev))
+		return ND_DEVICE_NAMESPACE_BLK;
 	return 0;
 }
 
@@ -273,6 +275,7 @@ struct nvdimm_bus *nvdimm_bus_register(struct device *parent,
 	nvdimm_bus->nd_desc = desc;
 	nvdimm_bus->cmd_mask = desc->cmd_mask;
 	mutex_init(&nvdimm_bus->cmd_lock);
+	mutex_init(&nvdimm_bus->reconfig_lock);
 	init_rwsem(&nvdimm_bus->alive_lock);
 	nvdimm_bus->alive = true;
 

@@ -107,12 +107,17 @@ static int __init libnvdimm_init(void)
 	rc = nvdimm_driver_init();
 	if (rc)
 		goto err_dimm_driver;
+	rc = nd_namespace_init();
+	if (rc)
+		goto err_namespace;
 	rc = nd_region_driver_init();
 	if (rc)
 		goto err_region_driver;
 	return 0;
 
 err_region_driver:
+	nd_namespace_exit();
+err_namespace:
 	nvdimm_driver_exit();
 err_dimm_driver:
 	nvdimm_devs_exit();
@@ -124,6 +129,7 @@ err_devs:
 static void __exit libnvdimm_exit(void)
 {
 	nd_region_driver_exit();
+	nd_namespace_exit();
 	nvdimm_driver_exit();
 	nvdimm_devs_exit();
 	nvdimm_bus_exit();

@@ -247,6 +247,77 @@ int nvdimm_get_config_data(struct nvdimm *nvdimm, void *buf, u32 offset,
 	return rc;
 }
 
+/**
+ * nvdimm_set_config_data - write part of a DIMM's label area
+ * @nvdimm: the DIMM
+ * @offset: first byte of the area to write
+ * @buf: source, @len bytes
+ * @len: bytes to write
+ *
+ * The kernel's own label updates (label.c) go through here: SET_CONFIG_DATA
+ * in chunks of at most max_xfer, each under the bus' alive_lock (read) and
+ * cmd_lock.  Returns 0, -ENOTTY when the DIMM cannot write labels, -EINVAL
+ * when the range is not inside the area, -ENXIO when the bus is going
+ * away, -EIO for a non-zero firmware status, or the provider's error.  On
+ * error the chunks before the failing one are on media.
+ */
+int nvdimm_set_config_data(struct nvdimm *nvdimm, u32 offset, const void *buf,
+			   u32 len)
+{
+	struct nvdimm_bus *nvdimm_bus = walk_to_nvdimm_bus(&nvdimm->dev);
+	struct nd_cmd_set_config_hdr *cmd;
+	const u8 *src = buf;
+	u32 chunk, n;
+	int rc, cmd_rc;
+
+	if (!nvdimm_bus->nd_desc->ndctl ||
+	    !test_bit(ND_CMD_SET_CONFIG_DATA, &nvdimm->desc.cmd_mask))
+		return -ENOTTY;
+	rc = nvdimm_config_limits(nvdimm);
+	if (rc)
+		return rc;
+	if (!len || (u64)offset + len > nvdimm->cfg_size)
+		return -EINVAL;
+
+	chunk = min3(nvdimm->cfg_xfer, len, (u32)ND_LABEL_CHUNK_MAX);
+	/* the firmware's status word follows the data */
+	cmd = kvzalloc(sizeof(*cmd) + chunk + sizeof(u32), GFP_KERNEL);
+	if (!cmd)
+		return -ENOMEM;
+	while (len) {
+		u32 status = 0;
+
+		n = min(len, chunk);
+		cmd->in_offset = offset;
+		cmd->in_length = n;
+		memcpy(cmd->in_buf, src, n);
+		memset(cmd->in_buf + n, 0, sizeof(status));
+		cmd_rc = 0;
+		down_read(&nvdimm_bus->alive_lock);
+		rc = nd_call_provider(nvdimm_bus, nvdimm,
+				      ND_CMD_SET_CONFIG_DATA, cmd,
+				      sizeof(*cmd) + n + sizeof(u32), &cmd_rc);
+		up_read(&nvdimm_bus->alive_lock);
+		memcpy(&status, cmd->in_buf + n, sizeof(status));
+		if (rc > 0) {
+			dev_dbg(&nvdimm->dev, "label write [%u, +%u): %d bytes short\n",
+				offset, n, rc);
+			rc = -EIO;
+		} else if (!rc && (cmd_rc || status)) {
+			dev_dbg(&nvdimm->dev, "label write [%u, +%u): firmware status %#x\n",
+				offset, n, status);
+			rc = cmd_rc ? cmd_rc : -EIO;
+		}
+		if (rc)
+			break;
+		src += n;
+		offset += n;
+		len -= n;
+	}
+	kvfree(cmd);
+	return rc;
+}
+
 /*
  * Label transfers must have a length, stay within max_xfer and start
  * inside the area.  A write must end inside it; a read that runs past

@@ -10,6 +10,8 @@
 #include <linux/slab.h>
 #include <linux/mm.h>
 #include <linux/sizes.h>
+#include <linux/string.h>
+#include <linux/uuid.h>
 #include "nd-core.h"
 
 /*
@@ -153,4 +155,264 @@ bool nvdimm_cookie_is_v11(struct nvdimm *nvdimm)
 						       ndd->lsa.cur));
 	device_unlock(dev);
 	return v11;
+}
+
+/* What a DIMM's label area can do for the namespace code right now. */
+static enum nd_labels_state nvdimm_labels_state(struct device *ddev,
+						struct nvdimm_drvdata **pndd)
+{
+	struct nvdimm_drvdata *ndd;
+
+	*pndd = NULL;
+	ndd = ddev->driver ? dev_get_drvdata(ddev) : NULL;
+	if (!ndd || !ndd->data)
+		return ND_LABELS_NONE;
+	*pndd = ndd;
+	if (ndd->lsa.cur >= 0)
+		return ND_LABELS_VALID;
+	if (ndd->lsa.verdict[0] == ND_LSA_BAD_SIG &&
+	    ndd->lsa.verdict[1] == ND_LSA_BAD_SIG)
+		return ND_LABELS_BLANK;
+	return ND_LABELS_DAMAGED;
+}
+
+/**
+ * nvdimm_labels_walk - visit the live labels of a DIMM's current index
+ * @nvdimm: the DIMM
+ * @fn: called for each live label, with the DIMM's device lock held (it
+ *	must not take other locks); a non-zero return stops the walk
+ * @arg: passed to @fn
+ *
+ * A live label is in a slot the current index marks used, with its slot
+ * number (and, v1.2, checksum) right.  @fn gets whether the index is
+ * version 1.1 (which interleave-set cookie applies) and the label size.
+ * Returns the area's state (enum nd_labels_state: labels exist only in
+ * ND_LABELS_VALID), or @fn's non-zero return as a negative errno.
+ */
+int nvdimm_labels_walk(struct nvdimm *nvdimm,
+		       int (*fn)(const struct nd_lsa_label *label, u32 slot,
+				 const struct nd_labels_info *info, void *arg),
+		       void *arg)
+{
+	struct device *ddev = &nvdimm->dev;
+	struct nvdimm_drvdata *ndd;
+	const struct nd_lsa_index *ix;
+	struct nd_labels_info info;
+	int state, rc = 0;
+	u32 slot, nslot;
+
+	device_lock(ddev);
+	state = nvdimm_labels_state(ddev, &ndd);
+	if (state != ND_LABELS_VALID)
+		goto out;
+	ix = nd_lsa_index(&ndd->lsa, ndd->lsa.cur);
+	nslot = nd_lsa_index_nslot(ix);
+	info.v11 = nd_lsa_index_is_v11(ix);
+	info.lsize = ndd->lsa.lsize;
+	for (slot = 0; slot < nslot && !rc; slot++) {
+		if (nd_lsa_slot_is_free(ix, slot))
+			continue;
+		if (!nd_lsa_label_live(&ndd->lsa, slot)) {
+			info.live = false;
+			rc = fn(nd_lsa_label(&ndd->lsa, slot), slot, &info, arg);
+			continue;
+		}
+		info.live = true;
+		rc = fn(nd_lsa_label(&ndd->lsa, slot), slot, &info, arg);
+	}
+out:
+	device_unlock(ddev);
+	return rc ? rc : state;
+}
+
+/* Write the whole of the next index block, then make it current. */
+static int nvdimm_index_commit(struct nvdimm *nvdimm,
+			       struct nvdimm_drvdata *ndd)
+{
+	struct nd_lsa *lsa = &ndd->lsa;
+	int rc;
+
+	nd_lsa_next_seal(lsa);
+	rc = nvdimm_set_config_data(nvdimm, lsa->next * lsa->isize,
+				    nd_lsa_index(lsa, lsa->next), lsa->isize);
+	if (rc) {
+		dev_err(&nvdimm->dev, "label index%d write failed (%d): index%d stays current\n",
+			lsa->next, rc, lsa->cur);
+		lsa->verdict[lsa->next] = ND_LSA_BAD_CHECKSUM;
+		nd_lsa_next_prepare(lsa);
+		return rc;
+	}
+	nd_lsa_switch(lsa);
+	return 0;
+}
+
+/* A blank area gets both index blocks (no labels) before its first label. */
+static int nvdimm_index_init(struct nvdimm *nvdimm, struct nvdimm_drvdata *ndd)
+{
+	struct nd_lsa *lsa = &ndd->lsa;
+	int rc, b;
+
+	rc = nd_lsa_init(lsa, ndd->fresh);
+	if (rc) {
+		dev_err(&nvdimm->dev, "label area of %u bytes too small for an index\n",
+			lsa->size);
+		goto undo;
+	}
+	/* block 1 (the older sequence number) first, then the current one */
+	for (b = 1; b >= 0; b--) {
+		rc = nvdimm_set_config_data(nvdimm, b * lsa->isize,
+					    nd_lsa_index(lsa, b), lsa->isize);
+		if (rc) {
+			dev_err(&nvdimm->dev, "label index%d initialisation failed: %d\n",
+				b, rc);
+			goto undo;
+		}
+	}
+	dev_info(&nvdimm->dev, "label area initialised: v1.%d, %u slots\n",
+		 ndd->fresh == ND_LSA_V12 ? 2 : 1,
+		 nd_lsa_index_nslot(nd_lsa_index(lsa, lsa->cur)));
+	nd_lsa_next_prepare(lsa);
+	return 0;
+undo:
+	/* forget the in-memory index: the area counts as blank again */
+	lsa->cur = -1;
+	lsa->next = -1;
+	lsa->verdict[0] = ND_LSA_BAD_SIG;
+	lsa->verdict[1] = ND_LSA_BAD_SIG;
+	return rc ? rc : -ENXIO;
+}
+
+static void nvdimm_label_fill(struct nd_lsa_label *l, u32 lsize, bool v11,
+			      const struct nd_label_spec *spec, u32 slot)
+{
+	memset(l, 0, lsize);
+	memcpy(l->uuid, spec->uuid, sizeof(l->uuid));
+	strscpy(l->name, spec->name, sizeof(l->name));
+	l->flags = cpu_to_le32(spec->flags);
+	l->nlabel = cpu_to_le16(spec->nlabel);
+	l->position = cpu_to_le16(spec->position);
+	l->isetcookie = cpu_to_le64(v11 ? spec->cookie_v11 : spec->cookie_v12);
+	l->lbasize = cpu_to_le64(spec->lbasize);
+	l->dpa = cpu_to_le64(spec->dpa);
+	l->rawsize = cpu_to_le64(spec->rawsize);
+	l->slot = cpu_to_le32(slot);
+	if (lsize >= ND_LSA_LABEL_V12) {
+		if (spec->type_guid)
+			export_guid(l->type_guid, spec->type_guid);
+		if (spec->abstraction)
+			export_guid(l->abstraction_guid, spec->abstraction);
+	}
+	nd_lsa_label_seal(l, lsize);
+}
+
+static bool nvdimm_label_is_of(const struct nd_lsa_label *l, const u8 *uuid,
+			       bool local)
+{
+	return !memcmp(l->uuid, uuid, sizeof(l->uuid)) &&
+	       !!(le32_to_cpu(l->flags) & ND_LSA_FLAG_LOCAL) == local;
+}
+
+/**
+ * nvdimm_labels_replace - replace a namespace's labels on one DIMM
+ * @nvdimm: the DIMM
+ * @uuid: the namespace's uuid
+ * @local: BLK labels (LOCAL flag set) rather than PMEM ones
+ * @spec: the new labels; may be NULL when @n is 0 (delete)
+ * @n: number of new labels
+ * @keep_reserve: the namespace had no labels yet: leave the last free
+ *	slot alone, for updates of existing namespaces
+ *
+ * One transaction (media-formats §2.8): the new labels go to the lowest
+ * free slots of the next index block, the slots of the namespace's
+ * current live labels are freed in it, and writing that block is the
+ * commit point.  A blank area is given both index blocks first; a
+ * damaged one (no valid index, but not blank) is refused, nothing is
+ * written.  Takes the DIMM's device lock.  Returns 0, -ENXIO (DIMM not
+ * enabled, no label area, damaged index), -ENOSPC (slots), or the label
+ * write's error; on error the current index on media and in memory is
+ * the one before the call.
+ */
+int nvdimm_labels_replace(struct nvdimm *nvdimm, const u8 *uuid, bool local,
+			  const struct nd_label_spec *spec, u32 n,
+			  bool keep_reserve)
+{
+	struct device *ddev = &nvdimm->dev;
+	struct nvdimm_drvdata *ndd;
+	struct nd_lsa_index *cur, *next;
+	struct nd_lsa *lsa;
+	u32 nslot, slot, i, nfree, victims = 0;
+	bool v11;
+	int rc = 0;
+
+	device_lock(ddev);
+	switch (nvdimm_labels_state(ddev, &ndd)) {
+	case ND_LABELS_NONE:
+		dev_dbg(ddev, "label update: DIMM not enabled or without a label area\n");
+		rc = -ENXIO;
+		goto out;
+	case ND_LABELS_DAMAGED:
+		dev_err(ddev, "label update refused: the label index is damaged (both blocks invalid); reinitialise it (ndctl init-labels) first\n");
+		rc = -ENXIO;
+		goto out;
+	case ND_LABELS_BLANK:
+		if (!n)
+			goto out;	/* nothing to delete */
+		rc = nvdimm_index_init(nvdimm, ndd);
+		if (rc)
+			goto out;
+		break;
+	case ND_LABELS_VALID:
+		break;
+	}
+	lsa = &ndd->lsa;
+	cur = nd_lsa_index(lsa, lsa->cur);
+	next = nd_lsa_index(lsa, lsa->next);
+	nslot = nd_lsa_index_nslot(cur);
+	v11 = nd_lsa_index_is_v11(cur);
+
+	for (slot = 0; slot < nslot; slot++)
+		if (!nd_lsa_slot_is_free(cur, slot) &&
+		    nd_lsa_label_live(lsa, slot) &&
+		    nvdimm_label_is_of(nd_lsa_label(lsa, slot), uuid, local))
+			victims++;
+	if (!n && !victims)
+		goto out;
+	nfree = nd_lsa_nfree(next);
+	if (n + (keep_reserve ? 1 : 0) > nfree) {
+		dev_dbg(ddev, "label update: %u labels needed, %u slots free%s\n",
+			n, nfree, keep_reserve ? " (one kept in reserve)" : "");
+		rc = -ENOSPC;
+		goto out;
+	}
+
+	/* new labels into free slots of the next index (not yet committed) */
+	for (i = 0; i < n; i++) {
+		struct nd_lsa_label *l;
+
+		slot = nd_lsa_first_free(next);
+		l = nd_lsa_label(lsa, slot);
+		nvdimm_label_fill(l, lsa->lsize, v11, &spec[i], slot);
+		rc = nvdimm_set_config_data(nvdimm, (u8 *)l - (u8 *)lsa->area,
+					    l, lsa->lsize);
+		if (rc) {
+			dev_err(ddev, "label slot %u write failed (%d): labels unchanged\n",
+				slot, rc);
+			nd_lsa_next_prepare(lsa);
+			goto out;
+		}
+		nd_lsa_slot_set_free(next, slot, false);
+	}
+	/* the superseded labels: still live in cur, free in next */
+	for (slot = 0; slot < nslot; slot++)
+		if (!nd_lsa_slot_is_free(cur, slot) &&
+		    nd_lsa_label_live(lsa, slot) &&
+		    nvdimm_label_is_of(nd_lsa_label(lsa, slot), uuid, local))
+			nd_lsa_slot_set_free(next, slot, true);
+	rc = nvdimm_index_commit(nvdimm, ndd);
+	if (!rc)
+		dev_dbg(ddev, "labels of %pUb: %u written, %u freed, index%d current\n",
+			uuid, n, victims, lsa->cur);
+out:
+	device_unlock(ddev);
+	return rc;
 }

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Namespace devices (namespaceR.N).  An IO namespace is label-less: it
- * covers its region's whole range and exists as long as the region is
- * enabled.
+ * Namespace devices (namespaceR.N) and their attributes.  An IO namespace
+ * is label-less: it covers its region's whole range and exists as long as
+ * the region is enabled.  PMEM and BLK namespaces are described by labels
+ * (namespace_scan.c assembles them, dpa.c allocates their DPA and writes
+ * their labels); they are configured through the attributes here.
  */
 #include <linux/module.h>
 #include <linux/device.h>
@@ -10,6 +12,7 @@
 #include <linux/string.h>
 #include <linux/sort.h>
 #include <linux/uuid.h>
+#include <linux/workqueue.h>
 #include "nd-core.h"
 
 /* Claim classes a namespace may be reserved for (holder_class). */
@@ -124,9 +127,20 @@ static ssize_t holder_class_store(struct device *dev,
 	if (dev->driver || nsio->claim) {
 		dev_dbg(dev, "holder_class: namespace is in use\n");
 		rc = -EBUSY;
-	} else {
+	} else if (is_nd_namespace_io(dev)) {
 		nsio->claim_class = i;
 		rc = 0;
+	} else {
+		struct mutex *lock = &walk_to_nvdimm_bus(dev)->reconfig_lock;
+		enum nd_claim_class old = nsio->claim_class;
+
+		/* v1.2 labels record the class (abstraction GUID) */
+		mutex_lock(lock);
+		nsio->claim_class = i;
+		rc = nd_namespace_labels_rewrite(dev);
+		if (rc)
+			nsio->claim_class = old;
+		mutex_unlock(lock);
 	}
 	device_unlock(dev);
 	return rc ? rc : len;
@@ -224,7 +238,9 @@ struct device *nd_namespace_io_create(struct nd_region *nd_region)
 	nsio = kzalloc(sizeof(*nsio), GFP_KERNEL);
 	if (!nsio)
 		return ERR_PTR(-ENOMEM);
+	mutex_lock(&walk_to_nvdimm_bus(&nd_region->dev)->reconfig_lock);
 	nsio->id = nd_region->ns_next++;
+	mutex_unlock(&walk_to_nvdimm_bus(&nd_region->dev)->reconfig_lock);
 	nsio->res_start = nd_region->res_start;
 	nsio->res_size = nd_region->res_size;
 
@@ -253,6 +269,8 @@ struct device *nd_namespace_io_create(struct nd_region *nd_region)
  * @start: first address
  * @size: bytes (0 for an unconfigured PMEM namespace)
  *
+ * BLK namespaces have no system-physical range.
+ *
  * Returns 0, or -ENODEV when @dev is no namespace this helper knows.
  */
 int nd_namespace_res(struct device *dev, u64 *start, u64 *size)
@@ -269,10 +287,13 @@ int nd_namespace_res(struct device *dev, u64 *start, u64 *size)
 EXPORT_SYMBOL_GPL(nd_namespace_res);
 
 /*
- * PMEM namespaces (nstype 5), assembled read-only from the DIMMs' labels
- * at region bind.  Configuration writes are refused until label updates
- * exist.
+ * Label-backed namespaces: PMEM (nstype 5) and BLK (nstype 6).  Attribute
+ * writes take the namespace's device lock (a bound or claimed namespace
+ * refuses them), then the bus' reconfig_lock, under which dpa.c allocates
+ * DPA and rewrites labels.
  */
+
+static struct workqueue_struct *nd_namespace_wq;
 
 /**
  * to_nd_namespace_pmem - the PMEM namespace behind a namespaceR.N device
@@ -280,35 +301,175 @@ EXPORT_SYMBOL_GPL(nd_namespace_res);
  */
 struct nd_namespace_pmem *to_nd_namespace_pmem(struct device *dev)
 {
-	return container_of(to_nd_namespace_io(dev), struct nd_namespace_pmem,
-			    nsio);
+	return container_of(to_nd_namespace_lbl(dev), struct nd_namespace_pmem,
+			    lbl);
 }
 EXPORT_SYMBOL_GPL(to_nd_namespace_pmem);
 
-static int nd_pmem_label_update_refused(struct device *dev, const char *what)
+/**
+ * to_nd_namespace_blk - the BLK namespace behind a namespaceR.N device
+ * @dev: a BLK namespace device
+ */
+struct nd_namespace_blk *to_nd_namespace_blk(struct device *dev)
 {
-	dev_dbg(dev, "%s: label updates are not implemented yet\n", what);
-	return -EOPNOTSUPP;
+	return container_of(to_nd_namespace_lbl(dev), struct nd_namespace_blk,
+			    lbl);
+}
+EXPORT_SYMBOL_GPL(to_nd_namespace_blk);
+
+/**
+ * to_nd_namespace_lbl - the label-backed part of a PMEM or BLK namespace
+ * @dev: a PMEM or BLK namespace device
+ */
+struct nd_namespace_lbl *to_nd_namespace_lbl(struct device *dev)
+{
+	return container_of(to_nd_namespace_io(dev), struct nd_namespace_lbl,
+			    nsio);
+}
+EXPORT_SYMBOL_GPL(to_nd_namespace_lbl);
+
+/*
+ * Run @op on a label-backed namespace with the device lock and the bus'
+ * reconfig_lock held; a bound or claimed namespace is left alone.
+ */
+static ssize_t nd_lbl_store(struct device *dev, const char *what,
+			    int (*op)(struct device *dev, const char *buf,
+				      size_t len),
+			    const char *buf, size_t len)
+{
+	struct mutex *lock = &walk_to_nvdimm_bus(dev)->reconfig_lock;
+	int rc;
+
+	device_lock(dev);
+	if (dev->driver || to_nd_namespace_io(dev)->claim) {
+		dev_dbg(dev, "%s: namespace is enabled or claimed: disable it first\n",
+			what);
+		rc = -EBUSY;
+	} else {
+		mutex_lock(lock);
+		rc = op(dev, buf, len);
+		mutex_unlock(lock);
+	}
+	device_unlock(dev);
+	return rc ? rc : len;
 }
 
-static ssize_t pmem_size_store(struct device *dev,
-			       struct device_attribute *attr, const char *buf,
-			       size_t len)
+/* A new empty seed once the current one holds DPA (reconfig_lock held). */
+static void nd_region_advance_seed(struct nd_region *nd_region,
+				   struct device *dev)
 {
-	return nd_pmem_label_update_refused(dev, "size");
+	struct device *seed;
+
+	if (!nd_region->ns_active || nd_region->ns_seed != dev)
+		return;
+	if (is_nd_namespace_blk(dev))
+		seed = nd_namespace_blk_create(nd_region, NULL);
+	else
+		seed = nd_namespace_pmem_create(nd_region, NULL);
+	if (IS_ERR(seed)) {
+		dev_err(&nd_region->dev, "no new namespace seed: %ld\n",
+			PTR_ERR(seed));
+		return;
+	}
+	nd_region->ns_seed = seed;
 }
 
-static struct device_attribute dev_attr_pmem_size =
-	__ATTR(size, 0644, size_show, pmem_size_store);
+static void nd_namespace_del_work(struct work_struct *work)
+{
+	struct nd_namespace_lbl *lbl =
+		container_of(work, struct nd_namespace_lbl, del_work);
+	struct device *dev = &lbl->nsio.dev;
+	struct nd_region *nd_region = to_nd_region(dev->parent);
+	struct mutex *lock = &walk_to_nvdimm_bus(dev)->reconfig_lock;
+	bool unregister;
+
+	mutex_lock(lock);
+	/* still idle, not the seed, not already gone with its region */
+	unregister = !lbl->unregistered && !lbl->nsio.res_size &&
+		     !lbl->has_uuid && nd_region->ns_seed != dev;
+	if (unregister)
+		lbl->unregistered = true;
+	mutex_unlock(lock);
+	if (unregister) {
+		dev_dbg(dev, "deleted: unregistering\n");
+		device_unregister(dev);
+	}
+	put_device(dev);
+}
+
+/*
+ * A namespace whose size went to 0 goes away, unless it is namespaceR.0
+ * or the seed.  Not from inside its own sysfs write: from the workqueue.
+ */
+static void nd_namespace_schedule_delete(struct nd_region *nd_region,
+					 struct device *dev)
+{
+	struct nd_namespace_lbl *lbl = to_nd_namespace_lbl(dev);
+
+	if (lbl->nsio.id == 0 || nd_region->ns_seed == dev || lbl->unregistered)
+		return;
+	get_device(dev);
+	if (!queue_work(nd_namespace_wq, &lbl->del_work))
+		put_device(dev);
+}
+
+static int nd_size_op(struct device *dev, const char *buf, size_t len)
+{
+	struct nd_region *nd_region = to_nd_region(dev->parent);
+	struct nd_namespace_lbl *lbl = to_nd_namespace_lbl(dev);
+	bool was_empty = !lbl->nsio.res_size;
+	u64 val;
+	int rc;
+
+	rc = kstrtoull(buf, 0, &val);
+	if (rc) {
+		dev_dbg(dev, "size: '%.*s' is not a number\n",
+			(int)min_t(size_t, strcspn(buf, "\n"), 32), buf);
+		return rc;
+	}
+	if (!lbl->has_uuid) {
+		dev_dbg(dev, "size: set the uuid first\n");
+		return -ENXIO;
+	}
+	if (is_nd_namespace_blk(dev))
+		rc = nd_blk_resize(to_nd_namespace_blk(dev), val);
+	else
+		rc = nd_pmem_resize(to_nd_namespace_pmem(dev), val);
+	if (rc)
+		return rc;
+	if (!val) {
+		/* deleted: labels are gone, the uuid is forgotten */
+		lbl->has_uuid = false;
+		uuid_copy(&lbl->uuid, &uuid_null);
+		nd_namespace_schedule_delete(nd_region, dev);
+	} else if (was_empty) {
+		nd_region_advance_seed(nd_region, dev);
+	}
+	return 0;
+}
+
+static ssize_t lbl_size_store(struct device *dev, struct device_attribute *attr,
+			      const char *buf, size_t len)
+{
+	return nd_lbl_store(dev, "size", nd_size_op, buf, len);
+}
+
+static struct device_attribute dev_attr_lbl_size =
+	__ATTR(size, 0644, size_show, lbl_size_store);
 
 static ssize_t pmem_resource_show(struct device *dev,
 				  struct device_attribute *attr, char *buf)
 {
 	struct nd_namespace_io *nsio = to_nd_namespace_io(dev);
+	ssize_t rc;
 
+	device_lock(dev);
 	if (!nsio->res_size)
-		return -ENXIO;
-	return sysfs_emit(buf, "%#llx\n", nsio->res_start);
+		rc = -ENXIO;
+	else
+		rc = sysfs_emit(buf, "%#llx\n", nsio->res_start);
+	device_unlock(dev);
+	return rc;
 }
 
 static struct device_attribute dev_attr_pmem_resource =
@@ -317,61 +478,190 @@ static struct device_attribute dev_attr_pmem_resource =
 static ssize_t uuid_show(struct device *dev, struct device_attribute *attr,
 			 char *buf)
 {
-	struct nd_namespace_pmem *nspm = to_nd_namespace_pmem(dev);
+	struct nd_namespace_lbl *lbl = to_nd_namespace_lbl(dev);
+	ssize_t rc;
 
-	if (!nspm->has_uuid)
-		return sysfs_emit(buf, "\n");
-	return sysfs_emit(buf, "%pUb\n", &nspm->uuid);
+	device_lock(dev);
+	if (!lbl->has_uuid)
+		rc = sysfs_emit(buf, "\n");
+	else
+		rc = sysfs_emit(buf, "%pUb\n", &lbl->uuid);
+	device_unlock(dev);
+	return rc;
+}
+
+static int nd_uuid_op(struct device *dev, const char *buf, size_t len)
+{
+	struct nd_namespace_lbl *lbl = to_nd_namespace_lbl(dev);
+	struct nd_region *nd_region = to_nd_region(dev->parent);
+	size_t n = strcspn(buf, "\n");
+	char text[UUID_STRING_LEN + 1];
+	uuid_t uuid;
+	int rc;
+
+	if (n != UUID_STRING_LEN) {
+		dev_dbg(dev, "uuid: %zu characters, a uuid has %d\n", n,
+			UUID_STRING_LEN);
+		return -EINVAL;
+	}
+	memcpy(text, buf, n);
+	text[n] = '\0';
+	rc = uuid_parse(text, &uuid);
+	if (rc) {
+		dev_dbg(dev, "uuid: '%s' is not a uuid\n", text);
+		return rc;
+	}
+	if (uuid_is_null(&uuid)) {
+		dev_dbg(dev, "uuid: the null uuid cannot name a namespace\n");
+		return -EINVAL;
+	}
+	if (lbl->has_uuid && uuid_equal(&uuid, &lbl->uuid))
+		return 0;
+	if (lbl->nsio.res_size) {
+		dev_dbg(dev, "uuid: the namespace holds DPA under %pUb: set size 0 first\n",
+			&lbl->uuid);
+		return -EBUSY;
+	}
+	if (nd_uuid_busy(nd_region, dev, &uuid)) {
+		dev_dbg(dev, "uuid: %pUb is already in use on this bus\n",
+			&uuid);
+		return -EBUSY;
+	}
+	uuid_copy(&lbl->uuid, &uuid);
+	lbl->has_uuid = true;
+	return 0;
 }
 
 static ssize_t uuid_store(struct device *dev, struct device_attribute *attr,
 			  const char *buf, size_t len)
 {
-	return nd_pmem_label_update_refused(dev, "uuid");
+	return nd_lbl_store(dev, "uuid", nd_uuid_op, buf, len);
 }
 static DEVICE_ATTR_RW(uuid);
 
 static ssize_t alt_name_show(struct device *dev, struct device_attribute *attr,
 			     char *buf)
 {
-	return sysfs_emit(buf, "%s\n", to_nd_namespace_pmem(dev)->alt_name);
+	ssize_t rc;
+
+	device_lock(dev);
+	rc = sysfs_emit(buf, "%s\n", to_nd_namespace_lbl(dev)->alt_name);
+	device_unlock(dev);
+	return rc;
+}
+
+static int nd_alt_name_op(struct device *dev, const char *buf, size_t len)
+{
+	struct nd_namespace_lbl *lbl = to_nd_namespace_lbl(dev);
+	char old[sizeof(lbl->alt_name)];
+	char *name, *trimmed;
+	int rc;
+
+	name = kmemdup_nul(buf, len, GFP_KERNEL);
+	if (!name)
+		return -ENOMEM;
+	trimmed = strim(name);
+	if (strlen(trimmed) >= sizeof(lbl->alt_name)) {
+		dev_dbg(dev, "alt_name: %zu characters, at most %zu fit a label\n",
+			strlen(trimmed), sizeof(lbl->alt_name) - 1);
+		kfree(name);
+		return -EINVAL;
+	}
+	memcpy(old, lbl->alt_name, sizeof(old));
+	strscpy_pad(lbl->alt_name, trimmed, sizeof(lbl->alt_name));
+	kfree(name);
+	rc = nd_namespace_labels_rewrite(dev);
+	if (rc)
+		memcpy(lbl->alt_name, old, sizeof(old));
+	return rc;
 }
 
 static ssize_t alt_name_store(struct device *dev,
 			      struct device_attribute *attr, const char *buf,
 			      size_t len)
 {
-	return nd_pmem_label_update_refused(dev, "alt_name");
+	return nd_lbl_store(dev, "alt_name", nd_alt_name_op, buf, len);
 }
 static DEVICE_ATTR_RW(alt_name);
 
 static const unsigned long nd_pmem_sector_sizes[] = { 512, 4096, 0 };
+static const unsigned long nd_blk_sector_sizes[] = {
+	512, 520, 528, 4096, 4104, 4160, 4224, 0
+};
+
+static const unsigned long *nd_sector_sizes(struct device *dev)
+{
+	return is_nd_namespace_blk(dev) ? nd_blk_sector_sizes :
+					  nd_pmem_sector_sizes;
+}
 
 static ssize_t sector_size_show(struct device *dev,
 				struct device_attribute *attr, char *buf)
 {
-	return nd_size_select_show(to_nd_namespace_pmem(dev)->lbasize,
-				   nd_pmem_sector_sizes, buf);
+	ssize_t rc;
+
+	device_lock(dev);
+	rc = nd_size_select_show(to_nd_namespace_lbl(dev)->lbasize,
+				 nd_sector_sizes(dev), buf);
+	device_unlock(dev);
+	return rc;
+}
+
+static int nd_sector_size_op(struct device *dev, const char *buf, size_t len)
+{
+	struct nd_namespace_lbl *lbl = to_nd_namespace_lbl(dev);
+	const unsigned long *sizes = nd_sector_sizes(dev);
+	unsigned long val;
+	u64 old = lbl->lbasize;
+	int rc, i;
+
+	rc = kstrtoul(buf, 0, &val);
+	if (rc) {
+		dev_dbg(dev, "sector_size: not a number\n");
+		return rc;
+	}
+	for (i = 0; sizes[i]; i++)
+		if (sizes[i] == val)
+			break;
+	if (!sizes[i]) {
+		dev_dbg(dev, "sector_size: %lu is not one of the supported sizes\n",
+			val);
+		return -EINVAL;
+	}
+	lbl->lbasize = val;
+	rc = nd_namespace_labels_rewrite(dev);
+	if (rc)
+		lbl->lbasize = old;
+	return rc;
 }
 
 static ssize_t sector_size_store(struct device *dev,
 				 struct device_attribute *attr,
 				 const char *buf, size_t len)
 {
-	return nd_pmem_label_update_refused(dev, "sector_size");
+	return nd_lbl_store(dev, "sector_size", nd_sector_size_op, buf, len);
 }
 static DEVICE_ATTR_RW(sector_size);
 
 static ssize_t dpa_extents_show(struct device *dev,
 				struct device_attribute *attr, char *buf)
 {
-	return sysfs_emit(buf, "%d\n", to_nd_namespace_pmem(dev)->dpa_extents);
+	int n;
+
+	device_lock(dev);
+	if (is_nd_namespace_blk(dev))
+		n = to_nd_namespace_blk(dev)->nr_extents;
+	else
+		n = to_nd_namespace_pmem(dev)->dpa_size ?
+			to_nd_region(dev->parent)->ndr_mappings : 0;
+	device_unlock(dev);
+	return sysfs_emit(buf, "%d\n", n);
 }
 static DEVICE_ATTR_RO(dpa_extents);
 
-static struct attribute *nd_namespace_pmem_attributes[] = {
+static struct attribute *nd_namespace_lbl_attributes[] = {
 	&dev_attr_nstype.attr,
-	&dev_attr_pmem_size.attr,
+	&dev_attr_lbl_size.attr,
 	&dev_attr_pmem_resource.attr,
 	&dev_attr_holder.attr,
 	&dev_attr_holder_class.attr,
@@ -384,14 +674,26 @@ static struct attribute *nd_namespace_pmem_attributes[] = {
 	NULL,
 };
 
-static const struct attribute_group nd_namespace_pmem_attribute_group = {
-	.attrs = nd_namespace_pmem_attributes,
+static umode_t nd_namespace_lbl_visible(struct kobject *kobj,
+					struct attribute *a, int n)
+{
+	struct device *dev = kobj_to_dev(kobj);
+
+	/* a BLK namespace has no system-physical range */
+	if (a == &dev_attr_pmem_resource.attr && is_nd_namespace_blk(dev))
+		return 0;
+	return a->mode;
+}
+
+static const struct attribute_group nd_namespace_lbl_attribute_group = {
+	.attrs = nd_namespace_lbl_attributes,
+	.is_visible = nd_namespace_lbl_visible,
 };
 
-static const struct attribute_group *nd_namespace_pmem_attribute_groups[] = {
+static const struct attribute_group *nd_namespace_lbl_attribute_groups[] = {
 	&nd_device_attribute_group,
 	&nd_numa_attribute_group,
-	&nd_namespace_pmem_attribute_group,
+	&nd_namespace_lbl_attribute_group,
 	NULL,
 };
 
@@ -401,10 +703,25 @@ static void nd_namespace_pmem_release(struct device *dev)
 	kfree(to_nd_namespace_pmem(dev));
 }
 
+static void nd_namespace_blk_release(struct device *dev)
+{
+	struct nd_namespace_blk *nsblk = to_nd_namespace_blk(dev);
+
+	put_device(dev->parent);
+	kfree(nsblk->extents);
+	kfree(nsblk);
+}
+
 const struct device_type nd_namespace_pmem_device_type = {
 	.name = "nd_namespace_pmem",
 	.release = nd_namespace_pmem_release,
-	.groups = nd_namespace_pmem_attribute_groups,
+	.groups = nd_namespace_lbl_attribute_groups,
+};
+
+const struct device_type nd_namespace_blk_device_type = {
+	.name = "nd_namespace_blk",
+	.release = nd_namespace_blk_release,
+	.groups = nd_namespace_lbl_attribute_groups,
 };
 
 /**
@@ -417,216 +734,32 @@ bool is_nd_namespace_pmem(const struct device *dev)
 }
 EXPORT_SYMBOL_GPL(is_nd_namespace_pmem);
 
-/* A live label copied out of a DIMM's cached area, with its verdicts. */
-struct nd_pmem_cand {
-	struct nd_lsa_label label;	/* first lsize bytes valid */
-	bool cookie_ok;
-	bool guid_ok;
-};
-
-/* The live labels of one mapping's DIMM. */
-struct nd_pmem_labels {
-	struct nd_pmem_cand *cand;
-	u32 n;
-};
-
-/* One assembled namespace, before registration. */
-struct nd_pmem_found {
-	uuid_t uuid;
-	char name[64];
-	u64 lbasize;
-	u64 start;
-	u64 size;
-};
-
-/*
- * Copy the live PMEM labels of mapping @m's DIMM.  The DIMM's device lock
- * is held only while copying.  Slots in use that do not hold a live label
- * (wrong slot number, bad checksum) are reported.  Returns 0 or -ENOMEM;
- * a DIMM without a bound driver or a valid index gives no labels.
+/**
+ * is_nd_namespace_blk - whether a device is a BLK namespace
+ * @dev: any device
  */
-static int nd_pmem_labels_collect(struct nd_region *nd_region,
-				  struct nd_mapping *m,
-				  struct nd_pmem_labels *out)
+bool is_nd_namespace_blk(const struct device *dev)
 {
-	struct nd_interleave_set *set = nd_region->nd_set;
-	struct device *ddev = &m->nvdimm->dev;
-	struct nvdimm_drvdata *ndd;
-	const struct nd_lsa_index *ix;
-	u32 nslot, slot;
-	u64 cookie;
-	int rc = 0;
-
-	out->cand = NULL;
-	out->n = 0;
-	device_lock(ddev);
-	ndd = ddev->driver ? dev_get_drvdata(ddev) : NULL;
-	if (!ndd || !ndd->data || ndd->lsa.cur < 0)
-		goto unlock;
-	ix = nd_lsa_index(&ndd->lsa, ndd->lsa.cur);
-	nslot = nd_lsa_index_nslot(ix);
-	cookie = ndd->lsa.lsize == ND_LSA_LABEL_V11 ? set->cookie1 :
-						      set->cookie2;
-	out->cand = kvcalloc(nslot, sizeof(*out->cand), GFP_KERNEL);
-	if (!out->cand) {
-		rc = -ENOMEM;
-		goto unlock;
-	}
-	for (slot = 0; slot < nslot; slot++) {
-		const struct nd_lsa_label *l = nd_lsa_label(&ndd->lsa, slot);
-		struct nd_pmem_cand *c;
-		u64 isc;
-
-		if (nd_lsa_slot_is_free(ix, slot))
-			continue;
-		if (!nd_lsa_label_live(&ndd->lsa, slot)) {
-			dev_warn(&nd_region->dev, "%s slot %u: label of %pUb invalid (slot number or checksum): ignored\n",
-				 dev_name(ddev), slot, l->uuid);
-			continue;
-		}
-		if (le32_to_cpu(l->flags) & ND_LSA_FLAG_LOCAL)
-			continue;	/* a BLK label */
-		c = &out->cand[out->n++];
-		memcpy(&c->label, l, ndd->lsa.lsize);
-		isc = le64_to_cpu(l->isetcookie);
-		c->cookie_ok = isc && (isc == cookie || isc == set->altcookie);
-		c->guid_ok = ndd->lsa.lsize == ND_LSA_LABEL_V11 ||
-			     !memcmp(l->type_guid, &set->type_guid,
-				     sizeof(l->type_guid));
-	}
-unlock:
-	device_unlock(ddev);
-	return rc;
+	return dev->type == &nd_namespace_blk_device_type;
 }
+EXPORT_SYMBOL_GPL(is_nd_namespace_blk);
 
-/*
- * Check the labels of @uuid across all mappings.  Returns true and fills
- * @f when every DIMM of the set holds exactly one acceptable label.
- */
-static bool nd_pmem_assemble(struct nd_region *nd_region,
-			     struct nd_pmem_labels *labels, const u8 *uuid,
-			     struct nd_pmem_found *f)
+/* Register a label-backed namespace (reconfig_lock held). */
+static struct device *nd_namespace_lbl_add(struct nd_region *nd_region,
+					   struct nd_namespace_lbl *lbl,
+					   const struct device_type *type)
 {
-	struct device *dev = &nd_region->dev;
-	int ways = nd_region->ndr_mappings, i;
-	const struct nd_lsa_label *pos0 = NULL;
-	u64 rawsize = 0, offset = 0;
-
-	for (i = 0; i < ways; i++) {
-		struct nd_mapping *m = &nd_region->mapping[i];
-		const char *dimm = dev_name(&m->nvdimm->dev);
-		struct nd_pmem_cand *c = NULL;
-		u64 dpa, size;
-		u32 k;
-
-		for (k = 0; k < labels[i].n; k++) {
-			if (memcmp(labels[i].cand[k].label.uuid, uuid, 16))
-				continue;
-			if (c) {
-				dev_warn(dev, "namespace %pUb: two labels on %s: left unclaimed\n",
-					 uuid, dimm);
-				return false;
-			}
-			c = &labels[i].cand[k];
-		}
-		if (!c) {
-			dev_warn(dev, "namespace %pUb: no label on %s: incomplete set, left unclaimed\n",
-				 uuid, dimm);
-			return false;
-		}
-		if (!c->cookie_ok) {
-			dev_warn(dev, "namespace %pUb: label on %s has interleave-set cookie %#llx, not this region's: left unclaimed\n",
-				 uuid, dimm, le64_to_cpu(c->label.isetcookie));
-			return false;
-		}
-		if (!c->guid_ok) {
-			dev_warn(dev, "namespace %pUb: label on %s has another address-range type: left unclaimed\n",
-				 uuid, dimm);
-			return false;
-		}
-		if (le16_to_cpu(c->label.nlabel) != ways ||
-		    le16_to_cpu(c->label.position) != m->position) {
-			dev_warn(dev, "namespace %pUb: label on %s says position %u of %u, mapping is %d of %d: left unclaimed\n",
-				 uuid, dimm, le16_to_cpu(c->label.position),
-				 le16_to_cpu(c->label.nlabel), m->position,
-				 ways);
-			return false;
-		}
-		dpa = le64_to_cpu(c->label.dpa);
-		size = le64_to_cpu(c->label.rawsize);
-		if (!size || dpa < m->start || size > m->size ||
-		    dpa - m->start > m->size - size) {
-			dev_warn(dev, "namespace %pUb: label on %s covers DPA [%#llx, +%#llx), outside the mapping [%#llx, +%#llx): left unclaimed\n",
-				 uuid, dimm, dpa, size, m->start, m->size);
-			return false;
-		}
-		if (i == 0) {
-			rawsize = size;
-			offset = dpa - m->start;
-		} else if (size != rawsize || dpa - m->start != offset) {
-			dev_warn(dev, "namespace %pUb: label on %s disagrees on size or offset with %s: left unclaimed\n",
-				 uuid, dimm,
-				 dev_name(&nd_region->mapping[0].nvdimm->dev));
-			return false;
-		}
-		if (m->position == 0)
-			pos0 = &c->label;
-	}
-	if (!pos0)
-		pos0 = &labels[0].cand[0].label;	/* not reached: positions checked */
-
-	f->start = nd_region->res_start + offset * ways;
-	f->size = rawsize * ways;
-	if (offset * ways + f->size > nd_region->res_size) {
-		dev_warn(dev, "namespace %pUb: extends beyond the region: left unclaimed\n",
-			 uuid);
-		return false;
-	}
-	import_uuid(&f->uuid, uuid);
-	memcpy(f->name, pos0->name, sizeof(pos0->name));
-	f->name[sizeof(f->name) - 1] = '\0';
-	f->lbasize = le64_to_cpu(pos0->lbasize);
-	return true;
-}
-
-static int nd_pmem_found_cmp(const void *a, const void *b)
-{
-	const struct nd_pmem_found *x = a, *y = b;
-
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return 0;
-}
-
-static int nd_namespace_pmem_add(struct nd_region *nd_region,
-				 const struct nd_pmem_found *f)
-{
-	struct nd_namespace_pmem *nspm;
-	struct nd_namespace_io *nsio;
+	struct nd_namespace_io *nsio = &lbl->nsio;
 	int rc;
 
-	nspm = kzalloc(sizeof(*nspm), GFP_KERNEL);
-	if (!nspm)
-		return -ENOMEM;
-	nsio = &nspm->nsio;
+	lockdep_assert_held(&walk_to_nvdimm_bus(&nd_region->dev)->reconfig_lock);
 	nsio->id = nd_region->ns_next++;
-	if (f) {
-		nsio->res_start = f->start;
-		nsio->res_size = f->size;
-		uuid_copy(&nspm->uuid, &f->uuid);
-		nspm->has_uuid = true;
-		memcpy(nspm->alt_name, f->name, sizeof(nspm->alt_name));
-		nspm->lbasize = f->lbasize;
-		nspm->dpa_extents = nd_region->ndr_mappings;
-	} else {
-		nsio->res_start = nd_region->res_start;
-	}
-
+	INIT_WORK(&lbl->del_work, nd_namespace_del_work);
 	device_initialize(&nsio->dev);
 	nsio->dev.parent = &nd_region->dev;
 	get_device(&nd_region->dev);
 	nsio->dev.bus = &nvdimm_bus_type;
-	nsio->dev.type = &nd_namespace_pmem_device_type;
+	nsio->dev.type = type;
 	set_dev_node(&nsio->dev, nd_region->numa_node);
 	rc = dev_set_name(&nsio->dev, "namespace%d.%d", nd_region->id,
 			  nsio->id);
@@ -636,85 +769,105 @@ static int nd_namespace_pmem_add(struct nd_region *nd_region,
 		dev_err(&nd_region->dev, "failed to register namespace: %d\n",
 			rc);
 		put_device(&nsio->dev);
-		return rc;
+		return ERR_PTR(rc);
 	}
-	if (!nd_region->ns_seed)
-		nd_region->ns_seed = &nsio->dev;
+	return &nsio->dev;
+}
+
+/**
+ * nd_namespace_pmem_create - register a PMEM namespace of a region
+ * @nd_region: a PMEM region (the bus' reconfig_lock is held)
+ * @from: its configuration (assembled from labels), NULL for an empty seed
+ *
+ * Returns the namespace device or an ERR_PTR.
+ */
+struct device *nd_namespace_pmem_create(struct nd_region *nd_region,
+					const struct nd_namespace_pmem *from)
+{
+	struct nd_namespace_pmem *nspm;
+
+	nspm = kzalloc(sizeof(*nspm), GFP_KERNEL);
+	if (!nspm)
+		return ERR_PTR(-ENOMEM);
+	if (from)
+		*nspm = *from;
+	else
+		nspm->lbl.nsio.res_start = nd_region->res_start;
+	return nd_namespace_lbl_add(nd_region, &nspm->lbl,
+				    &nd_namespace_pmem_device_type);
+}
+
+/**
+ * nd_namespace_blk_create - register a BLK namespace of a region
+ * @nd_region: a BLK region (the bus' reconfig_lock is held)
+ * @from: its configuration (assembled from labels; its extent array is
+ *	taken over), NULL for an empty seed
+ *
+ * Returns the namespace device or an ERR_PTR.
+ */
+struct device *nd_namespace_blk_create(struct nd_region *nd_region,
+				       const struct nd_namespace_blk *from)
+{
+	struct nd_namespace_blk *nsblk;
+
+	nsblk = kzalloc(sizeof(*nsblk), GFP_KERNEL);
+	if (!nsblk) {
+		if (from)
+			kfree(from->extents);
+		return ERR_PTR(-ENOMEM);
+	}
+	if (from)
+		*nsblk = *from;
+	return nd_namespace_lbl_add(nd_region, &nsblk->lbl,
+				    &nd_namespace_blk_device_type);
+}
+
+static int nd_namespace_unregister_one(struct device *dev, void *data)
+{
+	struct mutex *lock = data;
+	bool unregister = true;
+
+	if (!is_nd_namespace_io(dev)) {
+		struct nd_namespace_lbl *lbl = to_nd_namespace_lbl(dev);
+
+		mutex_lock(lock);
+		unregister = !lbl->unregistered;
+		lbl->unregistered = true;
+		mutex_unlock(lock);
+	}
+	if (unregister)
+		device_unregister(dev);
 	return 0;
 }
 
 /**
- * nd_namespace_pmem_scan - publish a labelled PMEM region's namespaces
- * @nd_region: an nstype-5 PMEM region being enabled (device lock held)
+ * nd_region_namespaces_unregister - remove a region's namespaces
+ * @nd_region: a region being disabled (its device lock is held)
  *
- * Every uuid with a live label on mapping 0's DIMM is checked against all
- * the set's DIMMs (cookie, type GUID, nlabel, position, DPA inside the
- * mapping, one label per DIMM, equal size and offset); sets that pass
- * become namespaceR.0, .1, ... in SPA order, the others are logged and
- * left unclaimed.  Without any, a zero-size seed namespaceR.0 is
- * published.  Returns 0 or a negative errno.
+ * No new seed appears once this started.
  */
-int nd_namespace_pmem_scan(struct nd_region *nd_region)
+void nd_region_namespaces_unregister(struct nd_region *nd_region)
 {
-	int ways = nd_region->ndr_mappings, i, rc = 0;
-	struct nd_pmem_labels *labels;
-	struct nd_pmem_found *found = NULL;
-	u32 nfound = 0, k, j;
+	struct mutex *lock = &walk_to_nvdimm_bus(&nd_region->dev)->reconfig_lock;
 
-	if (!ways || !nd_region->nd_set ||
-	    (!nd_region->nd_set->cookie1 && !nd_region->nd_set->cookie2))
-		return nd_namespace_pmem_add(nd_region, NULL);
+	mutex_lock(lock);
+	nd_region->ns_active = false;
+	nd_region->ns_seed = NULL;
+	mutex_unlock(lock);
+	device_for_each_child(&nd_region->dev, lock,
+			      nd_namespace_unregister_one);
+	mutex_lock(lock);
+	nd_region->ns_next = 0;
+	mutex_unlock(lock);
+}
 
-	labels = kcalloc(ways, sizeof(*labels), GFP_KERNEL);
-	if (!labels)
-		return -ENOMEM;
-	for (i = 0; i < ways && !rc; i++)
-		rc = nd_pmem_labels_collect(nd_region, &nd_region->mapping[i],
-					    &labels[i]);
-	if (rc)
-		goto out;
-	if (labels[0].n) {
-		found = kcalloc(labels[0].n, sizeof(*found), GFP_KERNEL);
-		if (!found) {
-			rc = -ENOMEM;
-			goto out;
-		}
-	}
+int __init nd_namespace_init(void)
+{
+	nd_namespace_wq = alloc_workqueue("nd_namespace", WQ_UNBOUND, 0);
+	return nd_namespace_wq ? 0 : -ENOMEM;
+}
 
-	for (k = 0; k < labels[0].n; k++) {
-		const u8 *uuid = labels[0].cand[k].label.uuid;
-		struct nd_pmem_found *f = &found[nfound];
-		bool seen = false;
-
-		for (j = 0; j < k && !seen; j++)
-			seen = !memcmp(labels[0].cand[j].label.uuid, uuid, 16);
-		if (seen)
-			continue;	/* reported with the first label */
-		if (!nd_pmem_assemble(nd_region, labels, uuid, f))
-			continue;
-		for (j = 0; j < nfound; j++)
-			if (f->start < found[j].start + found[j].size &&
-			    found[j].start < f->start + f->size)
-				break;
-		if (j < nfound) {
-			dev_warn(&nd_region->dev, "namespace %pUb overlaps namespace %pUb: left unclaimed\n",
-				 &f->uuid, &found[j].uuid);
-			continue;
-		}
-		dev_dbg(&nd_region->dev, "namespace %pUb: %#llx bytes at %#llx from labels\n",
-			&f->uuid, f->size, f->start);
-		nfound++;
-	}
-
-	sort(found, nfound, sizeof(*found), nd_pmem_found_cmp, NULL);
-	for (k = 0; k < nfound && !rc; k++)
-		rc = nd_namespace_pmem_add(nd_region, &found[k]);
-	if (!rc && !nfound)
-		rc = nd_namespace_pmem_add(nd_region, NULL);
-out:
-	for (i = 0; i < ways; i++)
-		kvfree(labels[i].cand);
-	kfree(labels);
-	kfree(found);
-	return rc;
+void nd_namespace_exit(void)
+{
+	destroy_workqueue(nd_namespace_wq);
 }

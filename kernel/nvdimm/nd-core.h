@@ -32,6 +32,10 @@ extern const struct attribute_group nd_numa_attribute_group;
  * @id: N in ndbusN / ndctlN; also the minor of /dev/ndctlN
  * @ctl_dev: the ndctlN class device, NULL once torn down
  * @cmd_lock: serialises commands sent to the provider
+ * @reconfig_lock: serialises namespace configuration on the whole bus
+ *	(attribute writes, DPA allocation, label updates, region scans), so
+ *	that regions sharing a DIMM never hand out the same DPA.  Taken
+ *	after a namespace's or region's device lock, before a DIMM's.
  * @alive_lock: readers are command submitters; the writer is teardown,
  *	which clears @alive so no command reaches a provider that is gone
  * @alive: false once nvdimm_bus_unregister() started
@@ -43,6 +47,7 @@ struct nvdimm_bus {
 	int id;
 	struct device *ctl_dev;
 	struct mutex cmd_lock; /* one provider command at a time */
+	struct mutex reconfig_lock; /* namespace configuration, DPA allocation */
 	struct rw_semaphore alive_lock;
 	bool alive;
 };
@@ -132,6 +137,9 @@ struct nd_mapping {
  * @align: namespace size granularity (align attribute)
  * @ns_next: next namespace id to hand out in this region
  * @ns_seed: current namespace seed, NULL when none
+ * @ns_active: the region is enabled and may get new namespaces (seeds);
+ *	cleared first thing at disable.  @ns_next, @ns_seed and @ns_active
+ *	change under the bus' reconfig_lock
  * @ndr_mappings: number of entries in @mapping
  * @mapping: DIMM contributions
  */
@@ -148,6 +156,7 @@ struct nd_region {
 	unsigned long align;
 	int ns_next;
 	struct device *ns_seed;
+	bool ns_active;
 	u16 ndr_mappings;
 	struct nd_mapping mapping[];
 };
@@ -184,10 +193,70 @@ void nvdimm_unregister(struct nvdimm *nvdimm);
 int nvdimm_config_limits(struct nvdimm *nvdimm);
 int nvdimm_get_config_data(struct nvdimm *nvdimm, void *buf, u32 offset,
 			   u32 len);
+int nvdimm_set_config_data(struct nvdimm *nvdimm, u32 offset, const void *buf,
+			   u32 len);
 
 /* label.c */
 void nvdimm_labels_load(struct nvdimm *nvdimm, struct nvdimm_drvdata *ndd);
 bool nvdimm_cookie_is_v11(struct nvdimm *nvdimm);
+
+/* What a DIMM's label area offers (nvdimm_labels_walk()). */
+enum nd_labels_state {
+	ND_LABELS_NONE,		/* DIMM not enabled, or no label area */
+	ND_LABELS_BLANK,	/* no index at all: initialised on first use */
+	ND_LABELS_DAMAGED,	/* index present but invalid: hands off */
+	ND_LABELS_VALID,	/* a current index and its labels */
+};
+
+/**
+ * struct nd_labels_info - context of a label passed to a walker
+ * @v11: the current index is version 1.1 (v1.1 interleave-set cookie)
+ * @lsize: label slot size
+ * @live: the slot is in use and the label valid (slot number, checksum)
+ */
+struct nd_labels_info {
+	bool v11;
+	u32 lsize;
+	bool live;
+};
+
+/**
+ * struct nd_label_spec - the content of one label to write
+ * @uuid: namespace uuid (16 bytes)
+ * @name: alternate name (at most 63 characters)
+ * @flags: ND_LSA_FLAG_*
+ * @nlabel: PMEM: DIMMs in the set; BLK: 0
+ * @position: PMEM: this DIMM's position; BLK: 0
+ * @cookie_v11: interleave-set cookie written under a v1.1 index
+ * @cookie_v12: the one written under a v1.2 index
+ * @lbasize: sector size
+ * @dpa: first DPA of the extent
+ * @rawsize: bytes of the extent
+ * @type_guid: v1.2 labels: address-range type (NULL: zero)
+ * @abstraction: v1.2 labels: claim class (NULL: zero)
+ */
+struct nd_label_spec {
+	const u8 *uuid;
+	const char *name;
+	u32 flags;
+	u16 nlabel;
+	u16 position;
+	u64 cookie_v11;
+	u64 cookie_v12;
+	u64 lbasize;
+	u64 dpa;
+	u64 rawsize;
+	const guid_t *type_guid;
+	const guid_t *abstraction;
+};
+
+int nvdimm_labels_walk(struct nvdimm *nvdimm,
+		       int (*fn)(const struct nd_lsa_label *label, u32 slot,
+				 const struct nd_labels_info *info, void *arg),
+		       void *arg);
+int nvdimm_labels_replace(struct nvdimm *nvdimm, const u8 *uuid, bool local,
+			  const struct nd_label_spec *spec, u32 n,
+			  bool keep_reserve);
 
 /* dimm.c */
 int __init nvdimm_driver_init(void);
@@ -199,7 +268,26 @@ void nd_region_driver_exit(void);
 int nd_region_nstype(struct nd_region *nd_region);
 
 /* namespace_devs.c */
+extern const struct device_type nd_namespace_blk_device_type;
+int __init nd_namespace_init(void);
+void nd_namespace_exit(void);
 struct device *nd_namespace_io_create(struct nd_region *nd_region);
-int nd_namespace_pmem_scan(struct nd_region *nd_region);
+struct device *nd_namespace_pmem_create(struct nd_region *nd_region,
+					const struct nd_namespace_pmem *from);
+struct device *nd_namespace_blk_create(struct nd_region *nd_region,
+				       const struct nd_namespace_blk *from);
+void nd_region_namespaces_unregister(struct nd_region *nd_region);
+
+/* namespace_scan.c */
+int nd_region_scan_namespaces(struct nd_region *nd_region);
+
+/* dpa.c */
+int nd_region_available(struct nd_region *nd_region, u64 *avail,
+			u64 *max_extent);
+int nd_pmem_resize(struct nd_namespace_pmem *nspm, u64 size);
+int nd_blk_resize(struct nd_namespace_blk *nsblk, u64 size);
+int nd_namespace_labels_rewrite(struct device *dev);
+bool nd_uuid_busy(struct nd_region *nd_region, struct device *self,
+		  const uuid_t *uuid);
 
 #endif /* __ND_CORE_H__ */

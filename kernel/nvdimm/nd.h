@@ -8,7 +8,9 @@
 
 #include <linux/device.h>
 #include <linux/uuid.h>
+#include <linux/workqueue.h>
 #include "libnvdimm.h"
+#include "dpa-range.h"
 
 enum nd_claim_class {
 	ND_CLAIM_NONE,
@@ -38,22 +40,53 @@ struct nd_namespace_io {
 };
 
 /**
- * struct nd_namespace_pmem - a label-described PMEM namespace (nstype 5)
- * @nsio: the part it shares with IO namespaces: device, id, SPA range,
- *	claim state (so IO-namespace helpers work on both)
- * @uuid: namespace uuid from the labels
- * @has_uuid: false for the zero-size seed
- * @alt_name: name from the position-0 label, NUL terminated
- * @lbasize: sector size from the position-0 label, 0 when unset
- * @dpa_extents: number of DPA extents (one per DIMM of the set)
+ * struct nd_namespace_lbl - what label-backed namespaces (PMEM, BLK) share
+ * @nsio: device, id, claim state, and the size in @nsio.res_size (PMEM:
+ *	also the SPA start), so IO-namespace helpers work on all types
+ * @uuid: namespace uuid
+ * @has_uuid: false until a uuid is written (or read from labels)
+ * @alt_name: name stored in the labels, NUL terminated
+ * @lbasize: sector size, 0 when never set
+ * @unregistered: device_unregister() was called or is scheduled (under
+ *	the bus' reconfig_lock)
+ * @del_work: unregisters a deleted namespace outside its own sysfs write
+ *
+ * Fields change under the device lock and the bus' reconfig_lock.
  */
-struct nd_namespace_pmem {
+struct nd_namespace_lbl {
 	struct nd_namespace_io nsio;
 	uuid_t uuid;
 	bool has_uuid;
 	char alt_name[64];
 	u64 lbasize;
-	int dpa_extents;
+	bool unregistered;
+	struct work_struct del_work;
+};
+
+/**
+ * struct nd_namespace_pmem - a label-described PMEM namespace (nstype 5)
+ * @lbl: the label-backed namespace part
+ * @dpa_offset: offset of the namespace's extent from each mapping's start
+ *	(the same on every DIMM of the set)
+ * @dpa_size: bytes of the extent on each DIMM, 0 when unallocated
+ */
+struct nd_namespace_pmem {
+	struct nd_namespace_lbl lbl;
+	u64 dpa_offset;
+	u64 dpa_size;
+};
+
+/**
+ * struct nd_namespace_blk - a BLK namespace (nstype 6): one DIMM's DPA
+ * @lbl: the label-backed namespace part (@lbl.nsio.res_size: total size)
+ * @nr_extents: entries in @extents
+ * @extents: DPA ranges, ascending; the namespace's blocks run through
+ *	them in that order
+ */
+struct nd_namespace_blk {
+	struct nd_namespace_lbl lbl;
+	u32 nr_extents;
+	struct nd_dpa_range *extents;
 };
 
 /* events a region passes down to the drivers of its children */
@@ -96,7 +129,10 @@ void nd_driver_unregister(struct nd_device_driver *nd_drv);
 
 bool is_nd_namespace_io(const struct device *dev);
 bool is_nd_namespace_pmem(const struct device *dev);
+bool is_nd_namespace_blk(const struct device *dev);
 struct nd_namespace_pmem *to_nd_namespace_pmem(struct device *dev);
+struct nd_namespace_blk *to_nd_namespace_blk(struct device *dev);
+struct nd_namespace_lbl *to_nd_namespace_lbl(struct device *dev);
 int nd_namespace_res(struct device *dev, u64 *start, u64 *size);
 bool nd_region_read_only(struct device *ndns_dev);
 struct nd_namespace_io *to_nd_namespace_io(struct device *dev);

@@ -185,7 +185,7 @@ static int nd_pmem_probe(struct device *dev)
 		dev_dbg(dev, "%llu bytes: too small to attach\n", size);
 		return -ENXIO;
 	}
-	if (is_nd_namespace_pmem(dev) && !to_nd_namespace_pmem(dev)->has_uuid) {
+	if (is_nd_namespace_pmem(dev) && !to_nd_namespace_pmem(dev)->lbl.has_uuid) {
 		dev_dbg(dev, "no uuid: not configured\n");
 		return -ENODEV;
 	}

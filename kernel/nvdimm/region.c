@@ -1,23 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The "nd_region" driver: an enabled region marks its DIMMs active and
- * publishes its namespaces; disabling it removes them again.
+ * The "nd_region" driver: an enabled region marks its DIMMs active (their
+ * label area is then off limits to userspace writes) and publishes its
+ * namespaces; disabling it removes them again.
  */
 #include <linux/module.h>
 #include <linux/device.h>
 #include "nd-core.h"
 
-static int child_unregister(struct device *dev, void *data)
-{
-	device_unregister(dev);
-	return 0;
-}
-
 static int nd_region_probe(struct device *dev)
 {
 	struct nd_region *nd_region = to_nd_region(dev);
 	struct device *ns;
-	int i;
+	int i, rc = 0;
 
 	for (i = 0; i < nd_region->ndr_mappings; i++)
 		atomic_inc(&nd_region->mapping[i].nvdimm->busy);
@@ -25,25 +20,20 @@ static int nd_region_probe(struct device *dev)
 	if (nd_region_nstype(nd_region) == ND_DEVICE_NAMESPACE_IO) {
 		ns = nd_namespace_io_create(nd_region);
 		if (IS_ERR(ns)) {
-			for (i = 0; i < nd_region->ndr_mappings; i++)
-				atomic_dec(&nd_region->mapping[i].nvdimm->busy);
-			return PTR_ERR(ns);
+			rc = PTR_ERR(ns);
+		} else {
+			/* an IO region's seed is its only namespace */
+			nd_region->ns_seed = ns;
 		}
-		/* an IO region's seed is its only namespace; it never moves */
-		nd_region->ns_seed = ns;
-	} else if (nd_region_nstype(nd_region) == ND_DEVICE_NAMESPACE_PMEM) {
-		int rc = nd_namespace_pmem_scan(nd_region);
-
-		if (rc) {
-			nd_region->ns_seed = NULL;
-			device_for_each_child(dev, NULL, child_unregister);
-			nd_region->ns_next = 0;
-			for (i = 0; i < nd_region->ndr_mappings; i++)
-				atomic_dec(&nd_region->mapping[i].nvdimm->busy);
-			return rc;
-		}
+	} else {
+		rc = nd_region_scan_namespaces(nd_region);
+		if (rc)
+			nd_region_namespaces_unregister(nd_region);
 	}
-	return 0;
+	if (rc)
+		for (i = 0; i < nd_region->ndr_mappings; i++)
+			atomic_dec(&nd_region->mapping[i].nvdimm->busy);
+	return rc;
 }
 
 static void nd_region_remove(struct device *dev)
@@ -51,9 +41,7 @@ static void nd_region_remove(struct device *dev)
 	struct nd_region *nd_region = to_nd_region(dev);
 	int i;
 
-	nd_region->ns_seed = NULL;
-	device_for_each_child(dev, NULL, child_unregister);
-	nd_region->ns_next = 0;
+	nd_region_namespaces_unregister(nd_region);
 	for (i = 0; i < nd_region->ndr_mappings; i++)
 		atomic_dec(&nd_region->mapping[i].nvdimm->busy);
 }

@@ -149,11 +149,16 @@ static ssize_t set_cookie_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(set_cookie);
 
-/* Label-less regions have no allocatable capacity. */
 static ssize_t available_size_show(struct device *dev,
 				   struct device_attribute *attr, char *buf)
 {
-	return sysfs_emit(buf, "%llu\n", 0ULL);
+	u64 avail, max_extent;
+	int rc;
+
+	rc = nd_region_available(to_nd_region(dev), &avail, &max_extent);
+	if (rc)
+		return rc;
+	return sysfs_emit(buf, "%llu\n", avail);
 }
 static DEVICE_ATTR_RO(available_size);
 
@@ -161,7 +166,13 @@ static ssize_t max_available_extent_show(struct device *dev,
 					 struct device_attribute *attr,
 					 char *buf)
 {
-	return sysfs_emit(buf, "%llu\n", 0ULL);
+	u64 avail, max_extent;
+	int rc;
+
+	rc = nd_region_available(to_nd_region(dev), &avail, &max_extent);
+	if (rc)
+		return rc;
+	return sysfs_emit(buf, "%llu\n", max_extent);
 }
 static DEVICE_ATTR_RO(max_available_extent);
 
@@ -169,7 +180,8 @@ static int count_namespaces(struct device *dev, void *data)
 {
 	int *counts = data;
 
-	if (!is_nd_namespace_io(dev) && !is_nd_namespace_pmem(dev))
+	if (!is_nd_namespace_io(dev) && !is_nd_namespace_pmem(dev) &&
+	    !is_nd_namespace_blk(dev))
 		return 0;
 	counts[1]++;
 	if (dev->driver)
@@ -199,14 +211,15 @@ static ssize_t namespace_seed_show(struct device *dev,
 				   struct device_attribute *attr, char *buf)
 {
 	struct nd_region *nd_region = to_nd_region(dev);
+	struct mutex *lock = &walk_to_nvdimm_bus(dev)->reconfig_lock;
 	ssize_t rc;
 
-	device_lock(dev);
+	mutex_lock(lock);
 	if (nd_region->ns_seed)
 		rc = sysfs_emit(buf, "%s\n", dev_name(nd_region->ns_seed));
 	else
 		rc = sysfs_emit(buf, "\n");
-	device_unlock(dev);
+	mutex_unlock(lock);
 	return rc;
 }
 static DEVICE_ATTR_RO(namespace_seed);

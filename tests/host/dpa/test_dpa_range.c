@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Host unit tests of kernel/nvdimm/dpa-range.c: free space between busy
+ * ranges and the BLK extent policy of docs/namespaces.md (space no PMEM
+ * region maps first, then aliased space, lowest DPA first; shrink from
+ * the top).  Crafted cases, then a randomized property check against a
+ * byte map.  TAP, closed by an "N passed, N failed" line.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+
+#include "dpa-range.h"
+
+static int passed, failed, checks_failed;
+
+#define CHECK_INT(got, want)						\
+	do {								\
+		long long g_ = (long long)(got), w_ = (long long)(want); \
+		if (g_ != w_) {						\
+			checks_failed++;				\
+			printf("#   %s:%d: %s == %lld, expected %lld\n",	\
+			       __FILE__, __LINE__, #got, g_, w_);	\
+		}							\
+	} while (0)
+
+static void tap(const char *desc)
+{
+	if (checks_failed) {
+		failed++;
+		printf("not ok %d - dpa: %s\n", passed + failed, desc);
+	} else {
+		passed++;
+		printf("ok %d - dpa: %s\n", passed + failed, desc);
+	}
+	checks_failed = 0;
+}
+
+#define R(s, n) ((struct nd_dpa_range){ (s), (n) })
+#define M (1ULL << 20)
+
+static void test_normalize(void)
+{
+	struct nd_dpa_range r[] = { R(10, 5), R(0, 3), R(3, 2), R(12, 10),
+				    R(40, 0), R(30, 1) };
+	u32 n = nd_dpa_normalize(r, 6);
+
+	CHECK_INT(n, 3);
+	CHECK_INT(r[0].start, 0);
+	CHECK_INT(r[0].size, 5);	/* [0,3) + touching [3,5) */
+	CHECK_INT(r[1].start, 10);
+	CHECK_INT(r[1].size, 12);	/* [10,15) overlaps [12,22) */
+	CHECK_INT(r[2].start, 30);
+	CHECK_INT(nd_dpa_normalize(r, 0), 0);
+	tap("normalize sorts, merges overlapping and touching, drops empty");
+}
+
+static void test_free(void)
+{
+	struct nd_dpa_range busy[] = { R(0, 4), R(10, 2), R(20, 100) };
+	struct nd_dpa_range out[4];
+	u32 n;
+
+	n = nd_dpa_free(busy, 3, 0, 30, out, 4);
+	CHECK_INT(n, 2);
+	CHECK_INT(out[0].start, 4);
+	CHECK_INT(out[0].size, 6);
+	CHECK_INT(out[1].start, 12);
+	CHECK_INT(out[1].size, 8);
+	n = nd_dpa_free(busy, 3, 2, 11, out, 4);	/* window inside */
+	CHECK_INT(n, 1);
+	CHECK_INT(out[0].start, 4);
+	CHECK_INT(out[0].size, 6);
+	n = nd_dpa_free(NULL, 0, 5, 9, out, 4);
+	CHECK_INT(n, 1);
+	CHECK_INT(out[0].size, 4);
+	n = nd_dpa_free(busy, 3, 20, 30, out, 4);
+	CHECK_INT(n, 0);
+	CHECK_INT(nd_dpa_total(busy, 3), 106);
+	CHECK_INT(nd_dpa_largest(busy, 3), 100);
+	tap("free ranges of a window between busy ranges");
+}
+
+/* The v4.2 document's DIMM2: [0,16M) not aliased, region1 at [16M,32M). */
+static void test_blk_doc_example(void)
+{
+	struct nd_dpa_range pm1 = R(16 * M, 8 * M);	/* pm1.0's extent */
+	struct nd_dpa_range free[3], aliased[1] = { R(16 * M, 16 * M) };
+	struct nd_dpa_range ext[8];
+	u32 nfree;
+	int n;
+
+	nfree = nd_dpa_free(&pm1, 1, 0, 32 * M, free, 3);
+	CHECK_INT(nfree, 2);
+	n = nd_dpa_blk_grow(free, nfree, aliased, 1, 24 * M, ext, 0, 8);
+	CHECK_INT(n, 2);
+	CHECK_INT(ext[0].start, 0);
+	CHECK_INT(ext[0].size, 16 * M);
+	CHECK_INT(ext[1].start, 24 * M);
+	CHECK_INT(ext[1].size, 8 * M);
+	tap("blk4.0 of the v4.2 example: 16M not aliased + 8M of region1, two extents");
+}
+
+static void test_blk_prefers_unaliased(void)
+{
+	/* DIMM0: region0 [0,16M), region1 [16M,32M): all aliased */
+	struct nd_dpa_range busy[] = { R(0, 8 * M), R(16 * M, 8 * M) };
+	struct nd_dpa_range aliased[] = { R(0, 16 * M), R(16 * M, 16 * M) };
+	struct nd_dpa_range free[3], ext[8];
+	u32 nfree = nd_dpa_free(busy, 2, 0, 32 * M, free, 3);
+	int n;
+
+	n = nd_dpa_blk_grow(free, nfree, aliased, 2, 8 * M, ext, 0, 8);
+	CHECK_INT(n, 1);
+	CHECK_INT(ext[0].start, 8 * M);		/* region0's leftover first */
+	/* a window beyond every PMEM mapping wins over lower aliased DPA */
+	aliased[1].size = 8 * M;			/* region1 ends at 24M */
+	n = nd_dpa_blk_grow(free, nfree, aliased, 2, 4 * M, ext, 0, 8);
+	CHECK_INT(n, 1);
+	CHECK_INT(ext[0].start, 24 * M);
+	tap("blk growth: unaliased DPA first, then the lowest aliased");
+}
+
+static void test_blk_grow_merges_and_fails(void)
+{
+	struct nd_dpa_range free[] = { R(4 * M, 4 * M) };
+	struct nd_dpa_range ext[4] = { R(0, 4 * M) };
+	int n;
+
+	n = nd_dpa_blk_grow(free, 1, NULL, 0, 2 * M, ext, 1, 4);
+	CHECK_INT(n, 1);			/* [0,4M) + [4M,6M) merge */
+	CHECK_INT(ext[0].size, 6 * M);
+	n = nd_dpa_blk_grow(free, 1, NULL, 0, 5 * M, ext, 1, 4);
+	CHECK_INT(n, -ENOSPC);
+	CHECK_INT(ext[0].size, 6 * M);		/* the count was not changed */
+	n = nd_dpa_blk_grow(free, 1, NULL, 0, 1 * M, ext, 1, 1);
+	CHECK_INT(n, -ENOSPC);			/* no room for an extent */
+	tap("blk growth merges touching extents, ENOSPC leaves the list alone");
+}
+
+static void test_shrink(void)
+{
+	struct nd_dpa_range ext[] = { R(0, 4 * M), R(8 * M, 2 * M),
+				      R(20 * M, 1 * M) };
+	u32 n;
+
+	n = nd_dpa_shrink(ext, 3, 2 * M);
+	CHECK_INT(n, 2);			/* top extent gone, next trimmed */
+	CHECK_INT(ext[1].size, 1 * M);
+	n = nd_dpa_shrink(ext, n, 5 * M);
+	CHECK_INT(n, 0);
+	tap("shrink gives back the highest extents first");
+}
+
+/* Randomized: the policy against a byte map of a small DIMM. */
+#define SPAN 256
+static void test_random(void)
+{
+	unsigned int seed = 42, round;
+	int bad = 0;
+
+	for (round = 0; round < 20000 && !bad; round++) {
+		struct nd_dpa_range busy[8], aliased[3], free[16], ext[64];
+		u8 map[SPAN] = { 0 }, ali[SPAN] = { 0 };
+		u32 nb = rand_r(&seed) % 8, na = rand_r(&seed) % 4, nf, i, j;
+		u64 want, freebytes = 0, freeun = 0, taken = 0, takenali = 0;
+		int n;
+
+		for (i = 0; i < nb; i++) {
+			busy[i].start = rand_r(&seed) % SPAN;
+			busy[i].size = rand_r(&seed) % (SPAN / 4);
+			if (busy[i].start + busy[i].size > SPAN)
+				busy[i].size = SPAN - busy[i].start;
+		}
+		for (i = 0; i < na; i++) {
+			aliased[i].start = rand_r(&seed) % SPAN;
+			aliased[i].size = rand_r(&seed) % (SPAN / 2) + 1;
+			if (aliased[i].start + aliased[i].size > SPAN)
+				aliased[i].size = SPAN - aliased[i].start;
+			for (j = 0; j < aliased[i].size; j++)
+				ali[aliased[i].start + j] = 1;
+		}
+		nb = nd_dpa_normalize(busy, nb);
+		na = nd_dpa_normalize(aliased, na);
+		for (i = 0; i < nb; i++)
+			for (j = 0; j < busy[i].size; j++)
+				map[busy[i].start + j] = 1;
+		nf = nd_dpa_free(busy, nb, 0, SPAN, free, 16);
+		for (i = 0; i < SPAN; i++)
+			if (!map[i]) {
+				freebytes++;
+				freeun += !ali[i];
+			}
+		if (nd_dpa_total(free, nf) != freebytes)
+			bad = 1;
+		want = rand_r(&seed) % (SPAN + 1);
+		n = nd_dpa_blk_grow(free, nf, aliased, na, want, ext, 0, 64);
+		if (want > freebytes) {
+			bad |= n != -ENOSPC;
+			continue;
+		}
+		if (n < 0) {
+			bad = 2;
+			break;
+		}
+		for (i = 0; i < (u32)n; i++)
+			for (j = 0; j < ext[i].size; j++) {
+				u64 b = ext[i].start + j;
+
+				if (b >= SPAN || map[b])
+					bad = 3;	/* outside or busy */
+				map[b] = 2;
+				taken++;
+				takenali += ali[b];
+			}
+		if (taken != want)
+			bad = 4;
+		if (takenali && taken - takenali != freeun)
+			bad = 5;	/* aliased used before unaliased ran out */
+		for (i = 1; i < (u32)n; i++)
+			if (ext[i].start <= ext[i - 1].start + ext[i - 1].size)
+				bad = 6;	/* not normalized */
+	}
+	if (bad)
+		printf("#   round %u: violation %d\n", round, bad);
+	CHECK_INT(bad, 0);
+	tap("20000 random DIMMs: growth stays in free DPA, exact, unaliased first, normalized");
+}
+
+int main(void)
+{
+	test_normalize();
+	test_free();
+	test_blk_doc_example();
+	test_blk_prefers_unaliased();
+	test_blk_grow_merges_and_fails();
+	test_shrink();
+	test_random();
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
