@@ -333,19 +333,56 @@ static int nd_pmem_labels_write(struct nd_namespace_pmem *nspm, u64 offset,
 	return rc;
 }
 
-/* Labels for a PMEM namespace changing to (offset, size); rolls back. */
+/**
+ * nd_lbl_attrs_save - snapshot what a namespace's labels record
+ * @dev: a PMEM or BLK namespace
+ * @a: the snapshot
+ */
+void nd_lbl_attrs_save(struct device *dev, struct nd_lbl_attrs *a)
+{
+	struct nd_namespace_lbl *lbl = to_nd_namespace_lbl(dev);
+
+	memcpy(a->alt_name, lbl->alt_name, sizeof(a->alt_name));
+	a->lbasize = lbl->lbasize;
+	a->claim_class = lbl->nsio.claim_class;
+}
+
+/**
+ * nd_lbl_attrs_restore - put a snapshot back
+ * @dev: the namespace it was taken of
+ * @a: the snapshot
+ */
+void nd_lbl_attrs_restore(struct device *dev, const struct nd_lbl_attrs *a)
+{
+	struct nd_namespace_lbl *lbl = to_nd_namespace_lbl(dev);
+
+	memcpy(lbl->alt_name, a->alt_name, sizeof(lbl->alt_name));
+	lbl->lbasize = a->lbasize;
+	lbl->nsio.claim_class = a->claim_class;
+}
+
+/*
+ * Labels for a PMEM namespace changing to (offset, size), its attributes
+ * already changed from @old (NULL: unchanged).  A set is written DIMM by
+ * DIMM, so a failure can leave the DIMMs disagreeing: the labels of the
+ * state before (DPA of @nspm, attributes @old) are then written back.
+ */
 static int nd_pmem_labels_update(struct nd_namespace_pmem *nspm, u64 offset,
-				 u64 size)
+				 u64 size, const struct nd_lbl_attrs *old)
 {
 	struct device *dev = &nspm->lbl.nsio.dev;
+	struct nd_lbl_attrs now;
 	int rc, rc2;
 
 	rc = nd_pmem_labels_write(nspm, offset, size, !nspm->dpa_size);
 	if (!rc)
 		return 0;
-	/* put back what the labels said before (best effort) */
+	nd_lbl_attrs_save(dev, &now);
+	if (old)
+		nd_lbl_attrs_restore(dev, old);
 	rc2 = nd_pmem_labels_write(nspm, nspm->dpa_offset, nspm->dpa_size,
 				   false);
+	nd_lbl_attrs_restore(dev, &now);
 	if (rc2)
 		dev_err(dev, "label update failed (%d) and so did restoring the previous labels (%d): the set may be inconsistent until rewritten\n",
 			rc, rc2);
@@ -385,8 +422,8 @@ int nd_pmem_resize(struct nd_namespace_pmem *nspm, u64 size)
 	}
 	per_dimm = size / ways;
 	if (per_dimm == nspm->dpa_size)	/* same size: labels rewritten, as 6.1 */
-		return per_dimm ? nd_pmem_labels_update(nspm, offset, per_dimm) :
-				  0;
+		return per_dimm ? nd_pmem_labels_update(nspm, offset, per_dimm,
+							NULL) : 0;
 	if (per_dimm) {
 		n = nd_pmem_free_offsets(nd_region, &nspm->lbl.uuid, &free);
 		if (n < 0)
@@ -418,7 +455,7 @@ int nd_pmem_resize(struct nd_namespace_pmem *nspm, u64 size)
 		}
 		kvfree(free);
 	}
-	rc = nd_pmem_labels_update(nspm, offset, per_dimm);
+	rc = nd_pmem_labels_update(nspm, offset, per_dimm, NULL);
 	if (rc)
 		return rc;
 	nspm->dpa_offset = per_dimm ? offset : 0;
@@ -566,12 +603,15 @@ out:
 /**
  * nd_namespace_labels_rewrite - write a namespace's labels again
  * @dev: a PMEM or BLK namespace (device lock and reconfig_lock held)
+ * @old: its attributes before the change (nd_lbl_attrs_save())
  *
  * After a change of name, sector size or claim class.  A namespace that
  * holds no DPA has no labels: nothing to do.  Returns 0 or the label
- * write's error (the previous labels are then still current).
+ * write's error; the labels on media then describe @old again, and the
+ * caller puts @old back in memory.
  */
-int nd_namespace_labels_rewrite(struct device *dev)
+int nd_namespace_labels_rewrite(struct device *dev,
+				const struct nd_lbl_attrs *old)
 {
 	lockdep_assert_held(nd_reconfig_lock(dev));
 	if (is_nd_namespace_blk(dev)) {
@@ -579,6 +619,7 @@ int nd_namespace_labels_rewrite(struct device *dev)
 
 		if (!nsblk->nr_extents)
 			return 0;
+		/* one transaction on one DIMM: the old labels stay on failure */
 		return nd_blk_labels_write(nsblk, nsblk->extents,
 					   nsblk->nr_extents, false);
 	}
@@ -588,7 +629,7 @@ int nd_namespace_labels_rewrite(struct device *dev)
 		if (!nspm->dpa_size)
 			return 0;
 		return nd_pmem_labels_update(nspm, nspm->dpa_offset,
-					     nspm->dpa_size);
+					     nspm->dpa_size, old);
 	}
 	return 0;
 }

@@ -132,14 +132,15 @@ static ssize_t holder_class_store(struct device *dev,
 		rc = 0;
 	} else {
 		struct mutex *lock = &walk_to_nvdimm_bus(dev)->reconfig_lock;
-		enum nd_claim_class old = nsio->claim_class;
+		struct nd_lbl_attrs old;
 
 		/* v1.2 labels record the class (abstraction GUID) */
 		mutex_lock(lock);
+		nd_lbl_attrs_save(dev, &old);
 		nsio->claim_class = i;
-		rc = nd_namespace_labels_rewrite(dev);
+		rc = nd_namespace_labels_rewrite(dev, &old);
 		if (rc)
-			nsio->claim_class = old;
+			nd_lbl_attrs_restore(dev, &old);
 		mutex_unlock(lock);
 	}
 	device_unlock(dev);
@@ -553,7 +554,7 @@ static ssize_t alt_name_show(struct device *dev, struct device_attribute *attr,
 static int nd_alt_name_op(struct device *dev, const char *buf, size_t len)
 {
 	struct nd_namespace_lbl *lbl = to_nd_namespace_lbl(dev);
-	char old[sizeof(lbl->alt_name)];
+	struct nd_lbl_attrs old;
 	char *name, *trimmed;
 	int rc;
 
@@ -567,12 +568,12 @@ static int nd_alt_name_op(struct device *dev, const char *buf, size_t len)
 		kfree(name);
 		return -EINVAL;
 	}
-	memcpy(old, lbl->alt_name, sizeof(old));
+	nd_lbl_attrs_save(dev, &old);
 	strscpy_pad(lbl->alt_name, trimmed, sizeof(lbl->alt_name));
 	kfree(name);
-	rc = nd_namespace_labels_rewrite(dev);
+	rc = nd_namespace_labels_rewrite(dev, &old);
 	if (rc)
-		memcpy(lbl->alt_name, old, sizeof(old));
+		nd_lbl_attrs_restore(dev, &old);
 	return rc;
 }
 
@@ -611,8 +612,8 @@ static int nd_sector_size_op(struct device *dev, const char *buf, size_t len)
 {
 	struct nd_namespace_lbl *lbl = to_nd_namespace_lbl(dev);
 	const unsigned long *sizes = nd_sector_sizes(dev);
+	struct nd_lbl_attrs old;
 	unsigned long val;
-	u64 old = lbl->lbasize;
 	int rc, i;
 
 	rc = kstrtoul(buf, 0, &val);
@@ -628,10 +629,11 @@ static int nd_sector_size_op(struct device *dev, const char *buf, size_t len)
 			val);
 		return -EINVAL;
 	}
+	nd_lbl_attrs_save(dev, &old);
 	lbl->lbasize = val;
-	rc = nd_namespace_labels_rewrite(dev);
+	rc = nd_namespace_labels_rewrite(dev, &old);
 	if (rc)
-		lbl->lbasize = old;
+		nd_lbl_attrs_restore(dev, &old);
 	return rc;
 }
 

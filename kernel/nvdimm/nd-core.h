@@ -286,7 +286,23 @@ int nd_region_available(struct nd_region *nd_region, u64 *avail,
 			u64 *max_extent);
 int nd_pmem_resize(struct nd_namespace_pmem *nspm, u64 size);
 int nd_blk_resize(struct nd_namespace_blk *nsblk, u64 size);
-int nd_namespace_labels_rewrite(struct device *dev);
+/**
+ * struct nd_lbl_attrs - the attributes of a namespace its labels record
+ *	besides uuid and DPA (what a rewrite must be able to restore)
+ * @alt_name: name
+ * @lbasize: sector size
+ * @claim_class: v1.2 abstraction GUID
+ */
+struct nd_lbl_attrs {
+	char alt_name[64];
+	u64 lbasize;
+	enum nd_claim_class claim_class;
+};
+
+void nd_lbl_attrs_save(struct device *dev, struct nd_lbl_attrs *a);
+void nd_lbl_attrs_restore(struct device *dev, const struct nd_lbl_attrs *a);
+int nd_namespace_labels_rewrite(struct device *dev,
+				const struct nd_lbl_attrs *old);
 bool nd_uuid_busy(struct nd_region *nd_region, struct device *self,
 		  const uuid_t *uuid);
 
