@@ -288,15 +288,14 @@ static ssize_t align_store(struct device *dev, struct device_attribute *attr,
 			val, PAGE_SIZE * ways);
 		return -EINVAL;
 	}
-	device_lock(dev);
-	if (dev->driver) {
-		rc = -EBUSY;
-		dev_dbg(dev, "align: region is enabled\n");
-	} else {
-		nd_region->align = val;
-	}
-	device_unlock(dev);
-	return rc ? rc : len;
+	/*
+	 * Allowed while enabled, as in 6.1: it only governs size writes that
+	 * come after it, which read it under the same lock.
+	 */
+	mutex_lock(&walk_to_nvdimm_bus(dev)->reconfig_lock);
+	nd_region->align = val;
+	mutex_unlock(&walk_to_nvdimm_bus(dev)->reconfig_lock);
+	return len;
 }
 static DEVICE_ATTR_RW(align);
 
