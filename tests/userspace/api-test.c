@@ -66,152 +66,9 @@ static void quiet_log(struct ndctl_ctx *ctx, int prio, const char *file,
 	count_lines++;
 }
 
-/* ---- the v4.2 document's examples, literally ---- */
+/* ---- the v4.2 document's examples, literally (doc42.h) ---- */
 
-static struct ndctl_bus *get_bus_by_provider(struct ndctl_ctx *ctx,
-		const char *provider)
-{
-	struct ndctl_bus *bus;
-
-	ndctl_bus_foreach(ctx, bus)
-		if (strcmp(provider, ndctl_bus_get_provider(bus)) == 0)
-			return bus;
-
-	return NULL;
-}
-
-static struct ndctl_dimm *get_dimm_by_handle(struct ndctl_bus *bus,
-		unsigned int handle)
-{
-	struct ndctl_dimm *dimm;
-
-	ndctl_dimm_foreach(bus, dimm)
-		if (ndctl_dimm_get_handle(dimm) == handle)
-			return dimm;
-
-	return NULL;
-}
-
-#define DIMM_HANDLE(n, s, i, c, d) \
-	(((n & 0xfff) << 16) | ((s & 0xf) << 12) | ((i & 0xf) << 8) \
-	 | ((c & 0xf) << 4) | (d & 0xf))
-
-static struct ndctl_region *get_pmem_region_by_spa_index(struct ndctl_bus *bus,
-		unsigned int spa_index)
-{
-	struct ndctl_region *region;
-
-	ndctl_region_foreach(bus, region) {
-		if (ndctl_region_get_type(region) != ND_DEVICE_REGION_PMEM)
-			continue;
-		if (ndctl_region_get_spa_index(region) == spa_index)
-			return region;
-	}
-	return NULL;
-}
-
-static struct ndctl_region *get_blk_region_by_dimm_handle(struct ndctl_bus *bus,
-		unsigned int handle)
-{
-	struct ndctl_region *region;
-
-	ndctl_region_foreach(bus, region) {
-		struct ndctl_mapping *map;
-
-		if (ndctl_region_get_type(region) != ND_DEVICE_REGION_BLOCK)
-			continue;
-		ndctl_mapping_foreach(region, map) {
-			struct ndctl_dimm *dimm = ndctl_mapping_get_dimm(map);
-
-			if (ndctl_dimm_get_handle(dimm) == handle)
-				return region;
-		}
-	}
-	return NULL;
-}
-
-static struct ndctl_namespace *get_namespace_by_id(struct ndctl_region *region,
-		unsigned int id)
-{
-	struct ndctl_namespace *ndns;
-
-	ndctl_namespace_foreach(region, ndns)
-		if (ndctl_namespace_get_id(ndns) == id)
-			return ndns;
-
-	return NULL;
-}
-
-struct namespace_parameters {
-	unsigned int id;
-	unsigned long long size;
-	unsigned int lbasize;
-	uuid_t uuid;
-};
-
-static int configure_namespace(struct ndctl_region *region,
-		struct ndctl_namespace *ndns,
-		struct namespace_parameters *parameters)
-{
-	char devname[50];
-	int rc;
-
-	snprintf(devname, sizeof(devname), "namespace%d.%d",
-			ndctl_region_get_id(region), parameters->id);
-
-	rc = ndctl_namespace_set_alt_name(ndns, devname);
-	/* 'uuid' must be set prior to setting size! */
-	if (!rc)
-		rc = ndctl_namespace_set_uuid(ndns, parameters->uuid);
-	if (!rc)
-		rc = ndctl_namespace_set_size(ndns, parameters->size);
-	/* unlike pmem namespaces, blk namespaces have a sector size */
-	if (!rc && parameters->lbasize)
-		rc = ndctl_namespace_set_sector_size(ndns, parameters->lbasize);
-	if (!rc)
-		rc = ndctl_namespace_enable(ndns);
-	return rc;
-}
-
-static struct ndctl_btt *get_idle_btt(struct ndctl_region *region)
-{
-	struct ndctl_btt *btt;
-
-	ndctl_btt_foreach(region, btt)
-		if (!ndctl_btt_is_enabled(btt)
-				&& !ndctl_btt_is_configured(btt))
-			return btt;
-
-	return NULL;
-}
-
-struct btt_parameters {
-	uuid_t uuid;
-	unsigned int sector_size;
-	struct ndctl_namespace *ndns;
-};
-
-static int configure_btt(struct ndctl_region *region,
-		struct btt_parameters *parameters)
-{
-	struct ndctl_btt *btt = get_idle_btt(region);
-	int rc;
-
-	if (!btt)
-		return -ENXIO;
-	rc = ndctl_btt_set_uuid(btt, parameters->uuid);
-	if (!rc)
-		rc = ndctl_btt_set_sector_size(btt, parameters->sector_size);
-	if (!rc)
-		rc = ndctl_btt_set_namespace(btt, parameters->ndns);
-	/* turn off raw mode device */
-	if (!rc)
-		rc = ndctl_namespace_disable(parameters->ndns);
-	/* turn on btt access */
-	if (!rc)
-		rc = ndctl_btt_enable(btt);
-	return rc;
-}
+#include "doc42.h"
 
 static int doc42(void)
 {
@@ -226,9 +83,9 @@ static int doc42(void)
 	char buf[256], dir[PATH_MAX];
 	int rc, n;
 
-	rc = ndctl_new(&ctx);
-	CHECK(rc == 0 && ctx, "ndctl_new() returns a context");
-	if (rc)
+	ctx = doc42_new_ctx();
+	CHECK(ctx != NULL, "ndctl_new() returns a context");
+	if (!ctx)
 		return 1;
 	ref = ndctl_ref(ctx);
 	CHECK(ref == ctx && ndctl_unref(ctx) == ctx, "ndctl_ref/ndctl_unref keep the context");
@@ -317,6 +174,7 @@ static int doc42(void)
 			"blk sector sizes: 7 listed, none selected");
 	CHECK(!ndctl_namespace_is_configured(ndns) && !ndctl_namespace_is_enabled(ndns),
 			"seed is idle and unconfigured");
+	CHECK(ndctl_namespace_get_dpa_extents(ndns) == 0, "seed: dpa_extents 0");
 
 	uuid_parse("9a3b4c5d-1122-4334-8556-6778899aabbc", np.uuid);
 	rc = configure_namespace(blk, ndns, &np);
@@ -412,6 +270,8 @@ static int doc42(void)
 			&& !strcmp(ndctl_namespace_get_block_device(ndns) ?: "", "pmem6")
 			&& ndctl_namespace_get_mode(ndns) == NDCTL_NS_MODE_RAW,
 			"namespace6.0 enabled, raw, block device pmem6");
+	CHECK(ndns && ndctl_namespace_get_dpa_extents(ndns) < 0,
+			"io namespace: no dpa_extents (negative errno)");
 	CHECK(ndns && ndctl_namespace_set_uuid(ndns, np.uuid) == -EOPNOTSUPP
 			&& ndctl_namespace_set_size(ndns, 4096) == -EOPNOTSUPP,
 			"io namespace: no uuid, fixed size");

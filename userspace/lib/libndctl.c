@@ -1715,6 +1715,28 @@ static void region_forget_children(struct ndctl_region *region)
 	region->btts_init = false;
 }
 
+/*
+ * A label-backed region's nstype follows its DIMMs' labels: labels
+ * written (or zeroed) while it was disabled turn an io region (4) into a
+ * pmem one (5) or back when it is enabled again (sysfs-abi §10.3).
+ */
+static void region_refresh_nstype(struct ndctl_region *region)
+{
+	unsigned int nstype;
+
+	if (nd_read_uint(region->bus->ctx, region->path, "nstype", &nstype))
+		return;
+	if (nstype == region->nstype)
+		return;
+	if (region->type == ND_DEVICE_REGION_PMEM
+			&& nstype != ND_DEVICE_NAMESPACE_IO
+			&& nstype != ND_DEVICE_NAMESPACE_PMEM)
+		return;
+	dbg(region->bus->ctx, "%s: nstype %u -> %u", region->devname,
+			region->nstype, nstype);
+	region->nstype = nstype;
+}
+
 NDCTL_EXPORT int ndctl_region_enable(struct ndctl_region *region)
 {
 	int rc;
@@ -1726,6 +1748,7 @@ NDCTL_EXPORT int ndctl_region_enable(struct ndctl_region *region)
 	rc = enable_device(region->bus->ctx, region->path, region->devname);
 	if (rc)
 		return rc;
+	region_refresh_nstype(region);
 	region_forget_children(region);
 	return 0;
 }
@@ -1882,6 +1905,24 @@ NDCTL_EXPORT unsigned long long ndctl_namespace_get_resource(
 
 	if (!ndns || nd_read_ull(ndns->region->bus->ctx, ndns->path, "resource", &v))
 		return ULLONG_MAX;
+	return v;
+}
+
+NDCTL_EXPORT int ndctl_namespace_get_dpa_extents(struct ndctl_namespace *ndns)
+{
+	char buf[ND_ATTR_MAX];
+	int rc, v;
+
+	if (!ndns)
+		return -EINVAL;
+	rc = nd_read_attr(ndns->region->bus->ctx, ndns->path, "dpa_extents", buf);
+	if (rc)
+		return rc;
+	if (nd_parse_int(buf, &v) || v < 0) {
+		err(ndns->region->bus->ctx, "%s: unparsable 'dpa_extents' '%.40s'",
+				ndns->devname, buf);
+		return -ENXIO;
+	}
 	return v;
 }
 

@@ -415,8 +415,15 @@ int nd_bind(struct ndctl_ctx *ctx, const char *dir, const char *devname)
 	closedir(d);
 	if (rc == 0 && !nd_is_bound(dir))
 		rc = -ENXIO;
-	if (rc)
-		err(ctx, "%s: no driver could bind it", devname);
+	if (rc) {
+		char alias[ND_ATTR_MAX];
+
+		if (nd_read_attr(ctx, dir, "modalias", alias))
+			alias[0] = '\0';
+		err(ctx, "%s: no driver could bind it%s%s%s", devname,
+				alias[0] ? " (modalias " : "", alias,
+				alias[0] ? ")" : "");
+	}
 	return rc;
 }
 

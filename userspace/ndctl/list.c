@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* ndctl list: topology as JSON, field names as ndctl 76.1 (sysfs-abi §10.2) */
+#include <dirent.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -208,6 +210,64 @@ static struct json_object *region_to_json(struct ndctl_region *region,
 	return j;
 }
 
+/*
+ * ndctl 76 prints `list -RN` as {"regions": [...]} when the last region
+ * it listed carries a "namespaces" array, and as a bare array of regions
+ * otherwise (list_display() looks at the namespace array of the last
+ * region only).  Its library lists buses and regions in reverse readdir
+ * order (each new one goes to the head of its list; sysfs orders a
+ * directory by name hash), so its last region is the first one in
+ * readdir order, of the first bus in readdir order.
+ */
+struct walk_pos {
+	long bus, region;	/* readdir positions, -1 unknown */
+};
+
+/* readdir position of PREFIX<id> in DIR, -1 if absent */
+static long readdir_pos(const char *dir, const char *prefix, unsigned int id)
+{
+	char want[64];
+	struct dirent *de;
+	long i = 0, pos = -1;
+	DIR *d;
+
+	snprintf(want, sizeof(want), "%s%u", prefix, id);
+	d = opendir(dir);
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, prefix, strlen(prefix)))
+			continue;
+		if (!strcmp(de->d_name, want)) {
+			pos = i;
+			break;
+		}
+		i++;
+	}
+	closedir(d);
+	return pos;
+}
+
+static struct walk_pos region_walk_pos(struct ndctl_ctx *ctx,
+		struct ndctl_region *region)
+{
+	struct ndctl_bus *bus = ndctl_region_get_bus(region);
+	struct walk_pos p;
+	char dir[PATH_MAX];
+
+	snprintf(dir, sizeof(dir), "%s/class/nd", ndctl_get_sysfs_root(ctx));
+	p.bus = readdir_pos(dir, "ndctl", ndctl_bus_get_id(bus));
+	p.region = readdir_pos(ndctl_bus_get_path(bus), "region",
+			ndctl_region_get_id(region));
+	return p;
+}
+
+/* would ndctl 76 walk a after b? */
+static bool walk_after(struct walk_pos a, struct walk_pos b)
+{
+	return a.bus < b.bus || (a.bus == b.bus && a.region < b.region);
+}
+
 static bool mode_matches(struct ndctl_namespace *ndns, const char *filter)
 {
 	const char *m;
@@ -276,6 +336,8 @@ int cmd_list(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct json_object *jbuses, *jdimms, *jregions, *jnss;
+	struct walk_pos last_pos = { LONG_MAX, LONG_MAX };
+	bool last_has_ns = false;
 	struct list_opts o;
 	struct ndctl_ctx *ctx;
 	struct ndctl_bus *bus;
@@ -374,6 +436,14 @@ int cmd_list(int argc, char **argv)
 							namespace_to_json(ndns, o.human, o.verbose));
 					}
 				}
+				if (o.R && o.N && !o.B && !o.D) {
+					struct walk_pos p = region_walk_pos(ctx, region);
+
+					if (walk_after(p, last_pos)) {
+						last_pos = p;
+						last_has_ns = json_object_array_length(rnss) > 0;
+					}
+				}
 				if (o.R) {
 					put_array(jreg, "namespaces", rnss);
 					/* a namespace filter hides regions without a match */
@@ -406,7 +476,7 @@ int cmd_list(int argc, char **argv)
 			json_print(json_object_array_get_idx(jbuses, 0));
 		else if (json_object_array_length(jbuses))
 			json_print(jbuses);
-	} else if (nclass > 1 || (o.R && o.N)) {
+	} else if (nclass > 1 || (o.R && o.N && last_has_ns)) {
 		struct json_object *top = json_object_new_object();
 
 		if (o.D)

@@ -236,6 +236,11 @@ static int setup_namespace(struct ndctl_region *region,
 	ndctl_namespace_set_holder_class(ndns, o->sector_mode ? "btt" : "");
 	if (!o->sector_mode) {
 		rc = ndctl_namespace_enable(ndns);
+		if (rc < 0 && rc == -ENXIO && type == ND_DEVICE_NAMESPACE_BLK) {
+			fail("%s: enable failed: no driver bound it "
+					"(BLK namespaces need the nd_blk driver)", devname);
+			return rc;
+		}
 		if (rc < 0) {
 			fail("%s: enable failed: %s", devname, strerror(-rc));
 			return rc;
@@ -290,7 +295,10 @@ static int region_capacity(struct ndctl_region *region, struct create_opts *o,
 	unsigned long long avail, align = region_align(region);
 	const char *rname = ndctl_region_get_devname(region);
 
-	avail = ndctl_region_get_max_available_extent(region);
+	/* a PMEM namespace is one extent per DIMM; BLK may be discontiguous */
+	avail = ULLONG_MAX;
+	if (ndctl_region_get_nstype(region) != ND_DEVICE_NAMESPACE_BLK)
+		avail = ndctl_region_get_max_available_extent(region);
 	if (avail == ULLONG_MAX)
 		avail = ndctl_region_get_available_size(region);
 	if (o->size_bytes) {

@@ -276,6 +276,10 @@ unsigned int ndctl_namespace_get_type(struct ndctl_namespace *ndns);
 const char *ndctl_namespace_get_type_name(struct ndctl_namespace *ndns);
 unsigned long long ndctl_namespace_get_size(struct ndctl_namespace *ndns);
 unsigned long long ndctl_namespace_get_resource(struct ndctl_namespace *ndns);
+/* dpa_extents: number of DPA allocations behind a pmem (one per DIMM of the
+ * set) or blk namespace (one per extent); read fresh on every call, -errno
+ * when the attribute is not there (io namespaces) */
+int ndctl_namespace_get_dpa_extents(struct ndctl_namespace *ndns);
 int ndctl_namespace_get_numa_node(struct ndctl_namespace *ndns);
 void ndctl_namespace_get_uuid(struct ndctl_namespace *ndns, uuid_t uu);
 int ndctl_namespace_set_uuid(struct ndctl_namespace *ndns, uuid_t uu);
