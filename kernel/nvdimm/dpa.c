@@ -239,8 +239,10 @@ out:
  * @avail: bytes a namespace of the region could still get
  * @max_extent: PMEM: the largest contiguous part of @avail; BLK: @avail
  *
- * Label-less (IO) regions and regions whose DIMMs' labels cannot be used
- * have none.  Takes the bus' reconfig_lock.  Returns 0 or -ENOMEM.
+ * Regions with a DIMM that has no label area (or a damaged index) have
+ * none.  A label-less (IO) region whose DIMMs have blank label areas
+ * reports its free DPA, as 6.1 does: labels can be initialised there.
+ * Takes the bus' reconfig_lock.  Returns 0 or -ENOMEM.
  */
 int nd_region_available(struct nd_region *nd_region, u64 *avail,
 			u64 *max_extent)
@@ -252,7 +254,7 @@ int nd_region_available(struct nd_region *nd_region, u64 *avail,
 
 	*avail = 0;
 	*max_extent = 0;
-	if (!ways || nd_region_nstype(nd_region) == ND_DEVICE_NAMESPACE_IO)
+	if (!ways)
 		return 0;
 	mutex_lock(lock);
 	if (is_nd_blk(nd_region))
@@ -316,9 +318,11 @@ static int nd_pmem_labels_write(struct nd_namespace_pmem *nspm, u64 offset,
 
 	export_uuid(raw, &nspm->lbl.uuid);
 	if (!size) {
+		/* 6.1 commits a deletion even when there is nothing to delete */
 		for (i = 0; i < nd_region->ndr_mappings && !rc; i++)
 			rc = nvdimm_labels_replace(nd_region->mapping[i].nvdimm,
-						   raw, false, NULL, 0, false);
+						   raw, false, NULL, 0,
+						   ND_LABELS_COMMIT_EMPTY);
 		return rc;
 	}
 	for (pass = 0; pass < 2 && !rc; pass++)
@@ -328,7 +332,8 @@ static int nd_pmem_labels_write(struct nd_namespace_pmem *nspm, u64 offset,
 				     &spec);
 			rc = nvdimm_labels_replace(nd_region->mapping[i].nvdimm,
 						   raw, false, &spec, 1,
-						   fresh && !pass);
+						   fresh && !pass ?
+						   ND_LABELS_KEEP_RESERVE : 0);
 		}
 	return rc;
 }
@@ -377,6 +382,8 @@ static int nd_pmem_labels_update(struct nd_namespace_pmem *nspm, u64 offset,
 	rc = nd_pmem_labels_write(nspm, offset, size, !nspm->dpa_size);
 	if (!rc)
 		return 0;
+	if (!size && !nspm->dpa_size)
+		return rc;	/* an empty deletion: no label was touched */
 	nd_lbl_attrs_save(dev, &now);
 	if (old)
 		nd_lbl_attrs_restore(dev, old);
@@ -422,8 +429,7 @@ int nd_pmem_resize(struct nd_namespace_pmem *nspm, u64 size)
 	}
 	per_dimm = size / ways;
 	if (per_dimm == nspm->dpa_size)	/* same size: labels rewritten, as 6.1 */
-		return per_dimm ? nd_pmem_labels_update(nspm, offset, per_dimm,
-							NULL) : 0;
+		return nd_pmem_labels_update(nspm, offset, per_dimm, NULL);
 	if (per_dimm) {
 		n = nd_pmem_free_offsets(nd_region, &nspm->lbl.uuid, &free);
 		if (n < 0)
@@ -496,7 +502,7 @@ static int nd_blk_labels_write(struct nd_namespace_blk *nsblk,
 				&nd_claim_guids[cc] : NULL,
 		};
 	rc = nvdimm_labels_replace(nd_region->mapping[0].nvdimm, raw, true,
-				   spec, n, fresh);
+				   spec, n, fresh ? ND_LABELS_KEEP_RESERVE : 0);
 	kfree(spec);
 	return rc;
 }
@@ -605,8 +611,9 @@ out:
  * @dev: a PMEM or BLK namespace (device lock and reconfig_lock held)
  * @old: its attributes before the change (nd_lbl_attrs_save())
  *
- * After a change of name, sector size or claim class.  A namespace that
- * holds no DPA has no labels: nothing to do.  Returns 0 or the label
+ * After a change of uuid (no DPA yet), name, sector size or claim class.
+ * A BLK namespace that holds no DPA has no labels: nothing to do.
+ * Returns 0 or the label
  * write's error; the labels on media then describe @old again, and the
  * caller puts @old back in memory.
  */
@@ -626,7 +633,12 @@ int nd_namespace_labels_rewrite(struct device *dev,
 	if (is_nd_namespace_pmem(dev)) {
 		struct nd_namespace_pmem *nspm = to_nd_namespace_pmem(dev);
 
-		if (!nspm->dpa_size)
+		/*
+		 * No uuid: nothing to write.  A uuid but no DPA: 6.1 commits
+		 * an (empty) deletion on every DIMM; matching it keeps the
+		 * index sequence numbers equal to the stock modules'.
+		 */
+		if (!nspm->lbl.has_uuid)
 			return 0;
 		return nd_pmem_labels_update(nspm, nspm->dpa_offset,
 					     nspm->dpa_size, old);

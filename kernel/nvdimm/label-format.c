@@ -573,7 +573,6 @@ static void nd_lsa_index_fill(struct nd_lsa *lsa, int which, u32 seq,
 			      u32 nslot, u16 major, u16 minor, u8 labelsize)
 {
 	struct nd_lsa_index *ix = nd_lsa_index(lsa, which);
-	u32 bytes = lsa->isize - ND_LSA_INDEX_HDR, i;
 	u64 sum;
 
 	memcpy(ix->sig, nd_lsa_sig, ND_LSA_SIG_LEN);
@@ -588,11 +587,11 @@ static void nd_lsa_index_fill(struct nd_lsa *lsa, int which, u32 seq,
 	ix->major = cpu_to_le16(major);
 	ix->minor = cpu_to_le16(minor);
 
-	for (i = nslot; i % 8 && i / 8 < bytes; i++)
-		nd_lsa_slot_set_free(ix, i, false);
-	if (i / 8 < bytes)
-		memset(ix->free + i / 8, 0, bytes - i / 8);
-
+	/*
+	 * The bitmap past nslot is left as it is: an index written by
+	 * nd_lsa_init() has it clear, one copied from another writer's block
+	 * keeps that writer's padding (ndctl sets it; 6.1 preserves it).
+	 */
 	sum = nd_lsa_sum_without(ix, lsa->isize,
 				 offsetof(struct nd_lsa_index, checksum));
 	ix->checksum = cpu_to_le64(sum);

@@ -319,23 +319,28 @@ static bool nvdimm_label_is_of(const struct nd_lsa_label *l, const u8 *uuid,
  * @local: BLK labels (LOCAL flag set) rather than PMEM ones
  * @spec: the new labels; may be NULL when @n is 0 (delete)
  * @n: number of new labels
- * @keep_reserve: the namespace had no labels yet: leave the last free
- *	slot alone, for updates of existing namespaces
+ * @flags: ND_LABELS_KEEP_RESERVE: the namespace had no labels yet: leave
+ *	the last free slot alone, for updates of existing namespaces;
+ *	ND_LABELS_COMMIT_EMPTY: commit (write the index) even when nothing
+ *	changes, as 6.1 does for every attribute write on a PMEM namespace
+ *	that has a uuid but no DPA
  *
  * One transaction (media-formats §2.8): the new labels go to the lowest
  * free slots of the next index block, the slots of the namespace's
  * current live labels are freed in it, and writing that block is the
  * commit point.  A blank area is given both index blocks first; a
  * damaged one (no valid index, but not blank) is refused, nothing is
- * written.  Takes the DIMM's device lock.  Returns 0, -ENXIO (DIMM not
+ * written.  Deleting (@n 0) from an area without a valid index is a
+ * no-op.  Takes the DIMM's device lock.  Returns 0, -ENXIO (DIMM not
  * enabled, no label area, damaged index), -ENOSPC (slots), or the label
  * write's error; on error the current index on media and in memory is
  * the one before the call.
  */
 int nvdimm_labels_replace(struct nvdimm *nvdimm, const u8 *uuid, bool local,
 			  const struct nd_label_spec *spec, u32 n,
-			  bool keep_reserve)
+			  unsigned int flags)
 {
+	bool keep_reserve = flags & ND_LABELS_KEEP_RESERVE;
 	struct device *ddev = &nvdimm->dev;
 	struct nvdimm_drvdata *ndd;
 	struct nd_lsa_index *cur, *next;
@@ -351,6 +356,8 @@ int nvdimm_labels_replace(struct nvdimm *nvdimm, const u8 *uuid, bool local,
 		rc = -ENXIO;
 		goto out;
 	case ND_LABELS_DAMAGED:
+		if (!n)
+			goto out;	/* nothing to delete */
 		dev_err(ddev, "label update refused: the label index is damaged (both blocks invalid); reinitialise it (ndctl init-labels) first\n");
 		rc = -ENXIO;
 		goto out;
@@ -375,7 +382,7 @@ int nvdimm_labels_replace(struct nvdimm *nvdimm, const u8 *uuid, bool local,
 		    nd_lsa_label_live(lsa, slot) &&
 		    nvdimm_label_is_of(nd_lsa_label(lsa, slot), uuid, local))
 			victims++;
-	if (!n && !victims)
+	if (!n && !victims && !(flags & ND_LABELS_COMMIT_EMPTY))
 		goto out;
 	nfree = nd_lsa_nfree(next);
 	if (n + (keep_reserve ? 1 : 0) > nfree) {

@@ -497,7 +497,8 @@ static int nd_uuid_op(struct device *dev, const char *buf, size_t len)
 	struct nd_region *nd_region = to_nd_region(dev->parent);
 	size_t n = strcspn(buf, "\n");
 	char text[UUID_STRING_LEN + 1];
-	uuid_t uuid;
+	uuid_t uuid, old;
+	bool had_uuid;
 	int rc;
 
 	if (n != UUID_STRING_LEN) {
@@ -526,11 +527,19 @@ static int nd_uuid_op(struct device *dev, const char *buf, size_t len)
 	if (nd_uuid_busy(nd_region, dev, &uuid)) {
 		dev_dbg(dev, "uuid: %pUb is already in use on this bus\n",
 			&uuid);
-		return -EBUSY;
+		return -EINVAL;	/* what 6.1 answers */
 	}
+	old = lbl->uuid;
+	had_uuid = lbl->has_uuid;
 	uuid_copy(&lbl->uuid, &uuid);
 	lbl->has_uuid = true;
-	return 0;
+	/* PMEM: 6.1 commits an empty label update here (sequence numbers) */
+	rc = nd_namespace_labels_rewrite(dev, NULL);
+	if (rc) {
+		lbl->uuid = old;
+		lbl->has_uuid = had_uuid;
+	}
+	return rc;
 }
 
 static ssize_t uuid_store(struct device *dev, struct device_attribute *attr,

@@ -254,9 +254,11 @@ int nvdimm_labels_walk(struct nvdimm *nvdimm,
 		       int (*fn)(const struct nd_lsa_label *label, u32 slot,
 				 const struct nd_labels_info *info, void *arg),
 		       void *arg);
+#define ND_LABELS_KEEP_RESERVE	BIT(0)
+#define ND_LABELS_COMMIT_EMPTY	BIT(1)
 int nvdimm_labels_replace(struct nvdimm *nvdimm, const u8 *uuid, bool local,
 			  const struct nd_label_spec *spec, u32 n,
-			  bool keep_reserve);
+			  unsigned int flags);
 
 /* dimm.c */
 int __init nvdimm_driver_init(void);

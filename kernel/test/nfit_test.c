@@ -795,20 +795,65 @@ static int nt_buffer(struct nfit_test *t, struct nfit_test_res *res,
 	return nfit_test_res_add(res);
 }
 
-static int nt_alloc_media(struct nt_dimm *d)
+/*
+ * A DIMM's contents (media pages, label area) belong to the module, not
+ * to one bind of the platform device: unbinding and rebinding nfit_test.N
+ * (a bus disable/enable) finds them as they were, as on hardware.
+ */
+static struct nt_contents {
+	struct page **pages;
+	void *label;
+} nt_contents[NT_NR_BUSES][NT_MAX_DIMMS];
+
+static void nt_contents_free(struct nt_contents *c)
 {
+	unsigned long k, n = NT_DIMM_SIZE >> PAGE_SHIFT;
+
+	for (k = 0; c->pages && k < n && c->pages[k]; k++)
+		__free_page(c->pages[k]);
+	kvfree(c->pages);
+	vfree(c->label);
+	c->pages = NULL;
+	c->label = NULL;
+}
+
+static void nt_contents_free_all(void)
+{
+	int b, i;
+
+	for (b = 0; b < NT_NR_BUSES; b++)
+		for (i = 0; i < NT_MAX_DIMMS; i++)
+			nt_contents_free(&nt_contents[b][i]);
+}
+
+/* The contents of DIMM @d, allocated at the first bind. */
+static int nt_alloc_contents(struct nt_dimm *d, bool label)
+{
+	struct nt_contents *c = &nt_contents[d->t->pdev->id][d->idx];
 	unsigned long i;
 
 	d->nr_pages = NT_DIMM_SIZE >> PAGE_SHIFT;
-	d->pages = kvcalloc(d->nr_pages, sizeof(*d->pages), GFP_KERNEL);
-	if (!d->pages)
-		return -ENOMEM;
-	for (i = 0; i < d->nr_pages; i++) {
-		d->pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
-		if (!d->pages[i])
+	if (!c->pages) {
+		c->pages = kvcalloc(d->nr_pages, sizeof(*c->pages),
+				    GFP_KERNEL);
+		if (!c->pages)
 			return -ENOMEM;
-		cond_resched();
+		for (i = 0; i < d->nr_pages; i++) {
+			c->pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
+			if (!c->pages[i]) {
+				nt_contents_free(c);
+				return -ENOMEM;
+			}
+			cond_resched();
+		}
 	}
+	if (label && !c->label) {
+		c->label = vzalloc(NT_LABEL_SIZE);
+		if (!c->label)
+			return -ENOMEM;
+	}
+	d->pages = c->pages;
+	d->label = label ? c->label : NULL;
 	d->media = vmap(d->pages, d->nr_pages, VM_MAP, PAGE_KERNEL);
 	if (!d->media)
 		return -ENOMEM;
@@ -856,18 +901,14 @@ static void nt_free(struct nfit_test *t)
 	}
 	for (i = 0; i < NT_MAX_DIMMS; i++) {
 		struct nt_dimm *d = &t->dimm[i];
-		unsigned long k;
 
 		nfit_test_res_del(&d->dcr);
 		vfree(d->dcr.virt);
 		nfit_test_res_del(&d->bdw);
 		vfree(d->bdw.virt);
-		vfree(d->label);
+		/* pages and label stay in nt_contents until module exit */
 		if (d->media)
 			vunmap(d->media);
-		for (k = 0; d->pages && k < d->nr_pages && d->pages[k]; k++)
-			__free_page(d->pages[k]);
-		kvfree(d->pages);
 	}
 }
 
@@ -909,14 +950,9 @@ static int nt_alloc(struct nfit_test *t)
 	for (i = 0; i < topo->nr_dimms; i++) {
 		struct nt_dimm *d = &t->dimm[i];
 
-		rc = nt_alloc_media(d);
+		rc = nt_alloc_contents(d, topo->cmds != 0);
 		if (rc)
 			return rc;
-		if (topo->cmds) {
-			d->label = vzalloc(NT_LABEL_SIZE);
-			if (!d->label)
-				return -ENOMEM;
-		}
 	}
 	for (s = 0; s < topo->nr_sets; s++) {
 		rc = nt_map_set(t, s);
@@ -1129,6 +1165,7 @@ err_devices:
 	platform_driver_unregister(&nfit_test_driver);
 err_driver:
 	debugfs_remove_recursive(nt_debugfs);
+	nt_contents_free_all();
 	return rc;
 }
 
@@ -1137,6 +1174,7 @@ static void __exit nfit_test_exit(void)
 	nt_unregister_devices();
 	platform_driver_unregister(&nfit_test_driver);
 	debugfs_remove_recursive(nt_debugfs);
+	nt_contents_free_all();
 }
 
 module_init(nfit_test_init);
