@@ -6,6 +6,10 @@
 #                ends with "N passed, N failed[, N skipped]"
 #   make check-stock   only the oracle boots (Debian's modules)
 #   make bench   fio on /dev/pmem0, ours vs stock
+#   make check-debug   our modules (production + test build, with gcov) on
+#                a debug kernel (KASAN, lockdep, kmemleak, UBSAN): the boots
+#                of tests/guest/plan-debug, any checker report fails,
+#                prints line coverage (docs/debug-tier.md)
 #
 # Steps: deps kernel modules host-check tools initramfs.  Kernel variables
 # come from build/kernel.mk (scripts/fetch-kernel.sh); every one of them,
@@ -25,19 +29,19 @@ TEST_MODULES_DIR ?= $(BUILD)/test-modules
 SET ?= ours
 PLATFORM ?= qemu
 export KVER VMLINUZ STOCK_MODDIR MODULES_DIR TEST_MODULES_DIR
-export NVT_TIMEOUT NVT_ACCEL NVT_MEM NVT_SMP NVT_APPEND NVT_LOGS NVT_GUEST_OUT VMLINUX
+export NVT_TIMEOUT NVT_ACCEL NVT_MEM NVT_SMP NVT_APPEND NVT_LOGS NVT_GUEST_OUT NVT_VM NVT_JOBS VMLINUX
 
 GUEST_TOOLS := $(patsubst tests/guest/tools/%.c,$(BUILD)/guest-tools/%,$(wildcard tests/guest/tools/*.c))
 SUBMAKE = $(MAKE) --no-print-directory
 
 .PHONY: all help deps kernel modules userspace _userspace host-check tools initramfs run check \
-	check-stock bench clean _modules _host-check _initramfs _run _check \
-	_check-stock _bench
+	check-stock check-debug bench clean _modules _host-check _initramfs _run \
+	_check _check-stock _check-debug _bench
 
 all: modules
 
 help:
-	@sed -n '2,14p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,18p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@scripts/install-deps.sh
@@ -123,6 +127,61 @@ check-stock: kernel userspace tools
 	@$(SUBMAKE) _check-stock
 _check-stock:
 	@$(NVT) check --sets stock
+
+# Debug-kernel tier (docs/debug-tier.md).  scripts/debug-kernel.sh builds
+# the debug kernel (or finds it in the cache) and writes
+# build/kernel-debug.mk, whose variables replace kernel.mk's on the
+# sub-make's command line.  Both builds of our modules are redone against
+# that tree with GCOV_PROFILE=y (it reaches Kbuild through MAKEFLAGS;
+# Debian's kernel has no CONFIG_GCOV_KERNEL, so `make modules` stays
+# unprofiled) in their own object and output dirs.  The boots named in
+# tests/guest/plan-debug run with their own logs, guest output, images and
+# backing files (build/*-debug); compares, and boots that continue a stock
+# boot's backing files, use what the last `make check` saved.
+# DEBUG_APPEND: acpi=noirq skips QEMU's _PRT AML loop (~20 s per boot under
+# the debug kernel); NAME=value words reach the guest's /init as
+# environment (fewer reload cycles, a longer per-test timeout).
+DEBUG_MK := $(BUILD)/kernel-debug.mk
+DEBUG_PLAN ?= tests/guest/plan-debug
+DEBUG_MODULES_DIR := $(BUILD)/debug-modules
+DEBUG_TEST_MODULES_DIR := $(BUILD)/debug-test-modules
+DEBUG_OBJ := $(BUILD)/kbuild/debug
+DEBUG_TEST_OBJ := $(BUILD)/kbuild/debug-test
+DEBUG_APPEND ?= acpi=noirq oops=panic NVT_RELOAD_CYCLES=2 NVT_NT_CYCLES=3 NVT_TEST_TIMEOUT=600
+DEBUG_TIMEOUT ?= 900
+# two single-vCPU guests at a time: twice the throughput on 2 cores
+DEBUG_JOBS ?= 2
+DEBUG_SMP ?= 1
+
+check-debug: deps userspace tools
+	@t0=$$(date +%s); scripts/debug-kernel.sh || exit 1; \
+	$(SUBMAKE) _check-debug DEBUG_T0=$$t0 \
+		$$(sed -n 's/^\([A-Z_]*\) := \(.*\)$$/\1=\2/p' $(DEBUG_MK))
+_check-debug:
+	@mkdir -p $(BUILD); steps=; t1=$$(date +%s); \
+	echo "build: kernel modules against $(KVER) (gcov) -> build/debug-modules/"; \
+	$(MAKE) -C kernel KDIR=$(KDIR) OUT=$(DEBUG_MODULES_DIR) OBJ=$(DEBUG_OBJ) \
+		KVER=$(KVER) GCOV_PROFILE=y || steps="$$steps modules"; \
+	echo "build: test build against $(KVER) (gcov) -> build/debug-test-modules/"; \
+	$(MAKE) -C kernel test KDIR=$(KDIR) TEST_OUT=$(DEBUG_TEST_MODULES_DIR) \
+		TEST_OBJ=$(DEBUG_TEST_OBJ) KVER=$(KVER) GCOV_PROFILE=y || \
+		steps="$$steps modules"; \
+	t2=$$(date +%s); rm -rf $(BUILD)/guest-out-debug; \
+	NVT_LOGS=$(BUILD)/logs-debug NVT_GUEST_OUT=$(BUILD)/guest-out-debug \
+	NVT_VM=$(BUILD)/vm-debug MODULES_DIR=$(DEBUG_MODULES_DIR) \
+	TEST_MODULES_DIR=$(DEBUG_TEST_MODULES_DIR) \
+	NVT_APPEND="$(DEBUG_APPEND) $(NVT_APPEND)" \
+	NVT_TIMEOUT=$${NVT_TIMEOUT:-$(DEBUG_TIMEOUT)} \
+	NVT_JOBS=$${NVT_JOBS:-$(DEBUG_JOBS)} NVT_SMP=$${NVT_SMP:-$(DEBUG_SMP)} \
+		$(NVT) check --boots $(DEBUG_PLAN) --failed-steps "$$steps" \
+		| tee $(BUILD)/check-debug.log; rc=$${PIPESTATUS[0]}; t3=$$(date +%s); \
+	$(PYTHON) scripts/coverage.py --obj $(DEBUG_OBJ) --obj $(DEBUG_TEST_OBJ) \
+		--runs $(BUILD)/guest-out-debug --out $(BUILD)/coverage || \
+		{ echo "check-debug: FAIL: no coverage report (see above)"; rc=1; }; \
+	t4=$$(date +%s); \
+	echo "check-debug: kernel $$((t1 - $(DEBUG_T0))) s, modules $$((t2 - t1)) s," \
+		"boots $$((t3 - t2)) s, coverage $$((t4 - t3)) s, total $$((t4 - $(DEBUG_T0))) s"; \
+	tail -n 1 $(BUILD)/check-debug.log; exit $$rc
 
 bench: modules userspace tools
 	@$(SUBMAKE) _bench

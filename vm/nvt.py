@@ -18,8 +18,8 @@ standard library is used.
 
 import argparse
 import atexit
+import concurrent.futures
 import glob
-import json
 import os
 import re
 import shutil
@@ -35,7 +35,11 @@ GUEST = os.path.join(TOP, "tests", "guest")
 # where console logs and the guests' /out shares go (overridable so that
 # another tier can keep its runs apart)
 LOGS = os.environ.get("NVT_LOGS") or os.path.join(BUILD, "logs")
-GUEST_OUT = os.environ.get("NVT_GUEST_OUT") or os.path.join(BUILD, "guest-out")
+DEFAULT_GUEST_OUT = os.path.join(BUILD, "guest-out")
+GUEST_OUT = os.environ.get("NVT_GUEST_OUT") or DEFAULT_GUEST_OUT
+# initrd images, staging and NVDIMM backing files (a tier with another
+# kernel must not boot, or overwrite, make check's images and backing files)
+VM = os.environ.get("NVT_VM") or os.path.join(BUILD, "vm")
 
 MiB = 1 << 20
 KiB = 1 << 10
@@ -56,6 +60,15 @@ class Config:
     NVT_MEM, NVT_SMP             guest RAM and CPUs
     NVT_APPEND                   extra kernel command line
     NVT_QEMU_ARGS                extra QEMU arguments
+    NVT_JOBS                     `check`: boot groups (same backing files,
+                                 run in plan order) run this many at a time
+                                 (default 1; 2 with NVT_SMP=1 doubles the
+                                 throughput of a 2-core host: a guest's
+                                 tests hardly use a second vCPU)
+    NVT_LOGS, NVT_GUEST_OUT, NVT_VM   console logs, /out shares, images and
+                                 backing files (default build/logs,
+                                 build/guest-out, build/vm); a tier sets all
+                                 three (make check-debug: build/*-debug)
     """
 
     def __init__(self):
@@ -239,9 +252,8 @@ def write_cpio(stage, out):
 def stage_dir(what):
     """A private staging directory (concurrent harness runs must not share
     one); removed at exit unless NVT_KEEP_STAGE is set."""
-    os.makedirs(os.path.join(BUILD, "vm"), exist_ok=True)
-    d = tempfile.mkdtemp(prefix="stage-%s." % what,
-                         dir=os.path.join(BUILD, "vm"))
+    os.makedirs(VM, exist_ok=True)
+    d = tempfile.mkdtemp(prefix="stage-%s." % what, dir=VM)
     if not os.environ.get("NVT_KEEP_STAGE"):
         atexit.register(shutil.rmtree, d, True)
     return d
@@ -335,7 +347,7 @@ def build_modules(cfg, mset, out):
         die("depmod for set %s failed: %s" % (mset, r.stderr))
     for line in r.stderr.splitlines():
         say("image: depmod(%s): %s" % (mset, line.replace(stage, "")))
-    with open(os.path.join(BUILD, "vm", "modules-%s.txt" % mset), "w") as f:
+    with open(os.path.join(VM, "modules-%s.txt" % mset), "w") as f:
         for src, rel in files:
             f.write("%s\t%s\n" % (rel, src))
     write_cpio(stage, out)
@@ -350,20 +362,21 @@ def image(cfg, mset, fio=False):
     key = (mset, fio)
     if key in _images:
         return _images[key]
-    vm = os.path.join(BUILD, "vm")
+    vm = VM
     os.makedirs(vm, exist_ok=True)
     base = os.path.join(vm, "base.cpio.gz")
     if "base" not in _images:
         tools = os.path.join(BUILD, "guest-tools")
         if not glob.glob(os.path.join(tools, "*")):
             die("no guest tools in %s: run `make tools`" % tools)
-        say("image: busybox + ndctl 76.1 + kmod + tests -> build/vm/base.cpio.gz")
+        say("image: busybox + ndctl 76.1 + kmod + tests -> %s"
+            % os.path.relpath(base, TOP))
         build_base(cfg, base)
         _images["base"] = base
     mods = os.path.join(vm, "mods-%s.cpio.gz" % mset)
     if ("mods", mset) not in _images:
-        say("image: module set '%s' (%s) -> build/vm/mods-%s.cpio.gz"
-            % (mset, cfg.kver, mset))
+        say("image: module set '%s' (%s) -> %s"
+            % (mset, cfg.kver, os.path.relpath(mods, TOP)))
         why = build_modules(cfg, mset, mods)
         if why:
             raise Missing(why)
@@ -372,7 +385,7 @@ def image(cfg, mset, fio=False):
     if fio:
         fiog = os.path.join(vm, "fio.cpio.gz")
         if "fio" not in _images:
-            say("image: fio + libraries -> build/vm/fio.cpio.gz")
+            say("image: fio + libraries -> %s" % os.path.relpath(fiog, TOP))
             build_fio(cfg, fiog)
             _images["fio"] = fiog
         parts.append(fiog)
@@ -404,12 +417,20 @@ PLATFORMS = {
 
 
 def backing_dir(group):
-    return os.path.join(BUILD, "vm", "backing", group)
+    return os.path.join(VM, "backing", group)
 
 
-def prepare_backing(platform, group, fresh):
+def prepare_backing(platform, group, fresh, import_from=None):
+    """The NVDIMM backing files of GROUP: zeroed when FRESH (or missing),
+    else as the group's previous boot left them; IMPORT_FROM: a directory
+    with a saved copy of them to start from instead."""
     d = backing_dir(group)
     os.makedirs(d, exist_ok=True)
+    if import_from:
+        for f in glob.glob(os.path.join(d, "*.img")):
+            os.unlink(f)
+        for f in sorted(glob.glob(os.path.join(import_from, "*.img"))):
+            run(["cp", "--sparse=always", f, d])
     files = []
     for name, size, label in PLATFORMS[platform]["nvdimms"]:
         p = os.path.join(d, name + ".img")
@@ -456,6 +477,11 @@ def qemu_cmd(cfg, initrd, platform, backing, append, outdir, interactive,
 # with ((EXIT_BASE + rc) << 1) | 1; anything else is QEMU's own status.
 EXIT_BASE = 0x20
 
+# kernel reports (tests/guest/lib.sh's NVT_DMESG_BAD, as console lines)
+KERNEL_REPORT_RE = re.compile(
+    r"\]\s+(?:[\w-]+: )?(WARNING:|BUG:|Oops|general protection fault|"
+    r"UBSAN|kernel BUG|INFO: |ODEBUG:|DEBUG_LOCKS_WARN_ON|possible circular)")
+
 TAP_RE = re.compile(r"^(not ok|ok)\b\s*(\d*)\s*(?:-\s*)?(.*)$")
 
 
@@ -466,6 +492,7 @@ class BootResult:
         self.problem = None     # boot-level failure text
         self.first_test = None  # seconds from QEMU start
         self.wall = 0.0
+        self.cpu = None         # CPU seconds QEMU used (user + system)
         self.guest_rc = None
         self.lines = []
 
@@ -486,7 +513,7 @@ def parse_tap(line):
 
 def boot(cfg, name, mset, platform="qemu", tests=(), backing_group=None,
          fresh=False, mode="test", interactive=False, timeout=None,
-         fio=False, echo=True):
+         fio=False, echo=True, import_from=None):
     """Boot one VM.  Returns a BootResult (never raises for guest trouble)."""
     res = BootResult(name)
     try:
@@ -498,7 +525,8 @@ def boot(cfg, name, mset, platform="qemu", tests=(), backing_group=None,
     os.makedirs(logs, exist_ok=True)
     logfile = os.path.join(logs, name + ".log")
     outdir = fresh_dir(os.path.join(GUEST_OUT, name))
-    backing = prepare_backing(platform, backing_group or name, fresh) \
+    backing = prepare_backing(platform, backing_group or name, fresh,
+                              import_from) \
         if PLATFORMS[platform]["nvdimms"] else []
     append = ("console=ttyS0 loglevel=4 panic=-1 "
               "nvt.name=%s nvt.set=%s nvt.platform=%s nvt.mode=%s "
@@ -555,7 +583,11 @@ def boot(cfg, name, mset, platform="qemu", tests=(), backing_group=None,
             if echo and (t or line.startswith("# nvt:")) and \
                     not line.startswith("# nvt: dmesg "):
                 say("  [%s] %s" % (name, line))
-        rc = p.wait()
+        # wait4: the CPU time of timeout + QEMU (the work a boot needs,
+        # whatever else the host is running; its wall time is not)
+        _, status, ru = os.wait4(p.pid, 0)
+        p.returncode = rc = os.waitstatus_to_exitcode(status)
+        res.cpu = ru.ru_utime + ru.ru_stime
     res.wall = time.time() - t0
     if rc in (124, 137):
         res.problem = "timed out after %d s (hard timeout)" % timeout
@@ -574,8 +606,14 @@ def boot(cfg, name, mset, platform="qemu", tests=(), backing_group=None,
             not any(s == "fail" for s, _ in res.tap):
         res.problem = "guest exit code %d without a failing test" \
             % res.guest_rc
-    say("boot: %s finished in %.1f s%s%s" % (
-        name, res.wall,
+    if res.problem and not done:
+        # the guest's dmesg check never ran: name the kernel's first report
+        first = next((l for l in res.lines if KERNEL_REPORT_RE.search(l)),
+                     None)
+        if first:
+            res.problem += "; first kernel report: " + first.strip()[:200]
+    say("boot: %s finished in %.1f s (QEMU CPU %.0f s)%s%s" % (
+        name, res.wall, res.cpu,
         ", first test after %.1f s" % res.first_test
         if res.first_test is not None else "",
         " -- " + res.problem if res.problem else ""))
@@ -629,13 +667,80 @@ def host_summary(path, failed, counts):
     return not (failed and not nfail)   # failed outside its tests: count it
 
 
+def read_boot_list(path):
+    """A boot list (tests/guest/plan-debug): boot names of the plan, one
+    per line, '#' comments; returns the names in file order."""
+    names = []
+    for line in open(path):
+        names += line.split("#", 1)[0].split()
+    return names
+
+
+def saved_backing(name, vm=None):
+    """Where `check` keeps a copy of a group's backing files as boot NAME
+    left them (see cmd_check)."""
+    return os.path.join(vm or VM, "backing-saved", name)
+
+
+def save_backing(name, group):
+    """Copy the backing files of GROUP (sparse) to saved_backing(NAME)."""
+    src = backing_dir(group)
+    dst = saved_backing(name)
+    shutil.rmtree(dst, ignore_errors=True)
+    os.makedirs(dst)
+    for f in sorted(glob.glob(os.path.join(src, "*.img"))):
+        run(["cp", "--sparse=always", f, dst])
+    say("check: saved the backing files %s left for the next boot of "
+        "group %s -> %s" % (name, group, os.path.relpath(dst, TOP)))
+
+
 def cmd_check(cfg, args):
     t0 = time.time()
     boots, compares = read_plan(args.plan)
+    plan = list(boots)
     sets = args.sets.split(",") if args.sets else None
-    if sets:
-        boots = [b for b in boots if b["set"] in sets]
+    only = read_boot_list(args.boots) if args.boots else None
     results = []        # (boot, status, desc)
+    if only:
+        known = {b["name"] for b in plan}
+        for n in only:
+            if n not in known:
+                results.append(("plan", "skip", "boot %s # SKIP %s names "
+                                "it, %s does not have it" % (n,
+                                    os.path.relpath(args.boots, TOP),
+                                    os.path.relpath(args.plan, TOP))))
+    # The boot before each one in its backing-file group, and after it.
+    prev, nxt, last = {}, {}, {}
+    for b in plan:
+        p = last.get(b["group"])
+        if p is not None and not b["fresh"]:
+            prev[b["name"]] = p
+            nxt[p["name"]] = b
+        last[b["group"]] = b
+    # A boot that continues the backing files of a boot this run leaves out
+    # (label-ns-ours after label-ns-stock, for a run of one set or of a
+    # boot list) starts from the copy a full `make check` saved of them
+    # (build/vm/backing-saved/<previous boot>/); without one it is skipped.
+    kept = []
+    for b in plan:
+        if (sets and b["set"] not in sets) or (only and b["name"] not in only):
+            continue
+        p = prev.get(b["name"])
+        b["import"] = None
+        if p is not None and p["name"] not in {k["name"] for k in kept}:
+            snap = saved_backing(p["name"], os.path.join(BUILD, "vm"))
+            if glob.glob(os.path.join(snap, "*.img")):
+                b["import"] = (p["name"], snap)
+            else:
+                results.append((b["name"], "skip", "%s # SKIP continues the "
+                                "backing files of %s (set %s), not booted by "
+                                "this run, and %s has no copy of them (run "
+                                "`make check` first)" % (
+                                    " ".join(b["tests"]), p["name"], p["set"],
+                                    os.path.relpath(snap, TOP))))
+                continue
+        kept.append(b)
+    boots = kept
     counts = {"pass": 0, "fail": 0, "skip": 0}   # from other runners
     failed_steps = args.failed_steps.split()
     summarized = False
@@ -648,41 +753,109 @@ def cmd_check(cfg, args):
         results.append(("build", "fail", "make %s failed (see above)" % step))
     done = {}
     firsts = []
-    missing_groups = set()
-    for i, b in enumerate(boots, 1):
-        say("check: boot %d of %d: %s" % (i, len(boots), b["name"]))
-        if b["set"] == "ours" and "modules" in failed_steps:
-            results.append((b["name"], "fail", "not booted: make modules "
+
+    def run_group(group):
+        """Boot a group's boots in plan order: [(index, results, r)]."""
+        out, missing = [], False
+        for i, b in group:
+            res, r = [], None
+            say("check: boot %d of %d: %s" % (i, len(boots), b["name"]))
+            if b["set"] == "ours" and "modules" in failed_steps:
+                res.append((b["name"], "fail", "not booted: make modules "
                             "failed"))
-            missing_groups.add(b["group"])
-            continue
-        if b["group"] in missing_groups:
-            results.append((b["name"], "fail", "not booted: its first boot "
+                missing = True
+            elif missing:
+                res.append((b["name"], "fail", "not booted: its first boot "
                             "(same backing files) could not run"))
-            continue
-        r = boot(cfg, b["name"], b["set"], b["platform"], b["tests"],
-                 b["group"], b["fresh"], timeout=args.timeout)
-        done[b["name"]] = r
-        if r.first_test is not None:
-            firsts.append(r.first_test)
-        for st, desc in r.tap:
-            results.append((b["name"], st, desc))
-        if r.problem:
-            results.append((b["name"], "fail", r.problem))
-            if r.first_test is None and not r.tap:
-                missing_groups.add(b["group"])
-        ran = {d.split(":")[0] for _, d in r.tap}
-        for t in b["tests"]:
-            if t not in ran and not r.problem:
-                results.append((b["name"], "fail",
-                                "%s: produced no TAP line" % t))
+            else:
+                if b["import"]:
+                    say("check: %s starts from the backing files %s left "
+                        "in the last `make check` (%s, saved %s)" % (
+                            b["name"], b["import"][0],
+                            os.path.relpath(b["import"][1], TOP),
+                            time.strftime("%H:%M %d %b", time.localtime(
+                                os.path.getmtime(b["import"][1])))))
+                r = boot(cfg, b["name"], b["set"], b["platform"], b["tests"],
+                         b["group"], b["fresh"], timeout=args.timeout,
+                         import_from=b["import"] and b["import"][1])
+                n = nxt.get(b["name"])
+                if n is not None and n["set"] != b["set"] and \
+                        r.first_test is not None and \
+                        PLATFORMS[b["platform"]]["nvdimms"]:
+                    save_backing(b["name"], b["group"])
+                for st, desc in r.tap:
+                    res.append((b["name"], st, desc))
+                if r.problem:
+                    res.append((b["name"], "fail", r.problem))
+                    if r.first_test is None and not r.tap:
+                        missing = True
+                ran = {d.split(":")[0] for _, d in r.tap}
+                for t in b["tests"]:
+                    if t not in ran and not r.problem:
+                        res.append((b["name"], "fail",
+                                    "%s: produced no TAP line" % t))
+            out.append((i, res, r))
+        return out
+
+    groups = {}
+    for i, b in enumerate(boots, 1):
+        groups.setdefault(b["group"], []).append((i, b))
+    jobs = max(1, int(os.environ.get("NVT_JOBS") or 1))
+    if jobs == 1:
+        outs = [run_group(g) for g in groups.values()]
+    else:
+        for mset in sorted({b["set"] for b in boots}):
+            try:
+                image(cfg, mset)    # built once, before the threads start
+            except Missing:
+                pass                # boot() reports it
+        # the biggest groups first, so that the last one to start is a
+        # short one: a boot list gives the order (its first boot of each
+        # group), otherwise the number of tests estimates the length
+        if only:
+            order = sorted(groups.values(), key=lambda g: min(
+                only.index(b["name"]) for _, b in g))
+        else:
+            order = sorted(groups.values(), key=lambda g: -sum(
+                3 + len(b["tests"]) for _, b in g))
+        say("check: %d boot groups, %d at a time" % (len(order), jobs))
+        with concurrent.futures.ThreadPoolExecutor(jobs) as ex:
+            outs = list(ex.map(run_group, order))
+    for i, res, r in sorted((x for o in outs for x in o),
+                            key=lambda x: x[0]):
+        results.extend(res)
+        if r is not None:
+            done[r.name] = r
+            if r.first_test is not None:
+                firsts.append(r.first_test)
+    names = [b["name"] for b in boots]
     for c in compares:
-        if c["a"] not in [b["name"] for b in boots] or \
-                c["b"] not in [b["name"] for b in boots]:
+        sides = (c["a"], c["b"])
+        if not any(x in names for x in sides):
             continue
-        say("check: host compare %s %s vs %s" % (c["file"], c["a"], c["b"]))
-        fa = os.path.join(GUEST_OUT, c["a"], c["file"])
-        fb = os.path.join(GUEST_OUT, c["b"], c["file"])
+        # A tier with its own NVT_GUEST_OUT (make check-debug) boots only
+        # some of the boots: the other side of a compare (the stock oracle)
+        # is the output the last `make check` left in build/guest-out/.
+        if not all(x in names for x in sides) and \
+                GUEST_OUT == DEFAULT_GUEST_OUT:
+            continue
+        fa, fb = [os.path.join(GUEST_OUT if x in names else
+                               DEFAULT_GUEST_OUT, x, c["file"])
+                  for x in sides]
+        saved = [(x, f) for x, f in zip(sides, (fa, fb)) if x not in names]
+        gone = [os.path.relpath(f, TOP) for x, f in saved
+                if not os.path.exists(f)]
+        if gone:
+            results.append(("host", "skip", "compare %s %s vs %s # SKIP %s "
+                            "not booted here and %s missing (run `make "
+                            "check` first)" % (c["file"], c["a"], c["b"],
+                                               saved[0][0], gone[0])))
+            continue
+        say("check: host compare %s %s vs %s%s" % (
+            c["file"], c["a"], c["b"], "".join(
+                " (%s: saved by make check at %s)" % (x, time.strftime(
+                    "%H:%M %d %b", time.localtime(os.path.getmtime(f))))
+                for x, f in saved)))
         r = subprocess.run([sys.executable, os.path.join(GUEST, c["script"]),
                             fa, fb], capture_output=True, text=True)
         name = "host"
@@ -719,9 +892,10 @@ def cmd_check(cfg, args):
                 say("  SKIP [%s] %s" % (bname, desc))
     if firsts:
         say("check: boot-to-first-test %.1f s (min %.1f, max %.1f); "
-            "guest boots took %.0f s of %.0f s"
+            "guest boots took %.0f s of %.0f s (QEMU CPU %.0f s)"
             % (sum(firsts) / len(firsts), min(firsts), max(firsts),
-               sum(r.wall for r in done.values()), time.time() - t0))
+               sum(r.wall for r in done.values()), time.time() - t0,
+               sum(r.cpu or 0 for r in done.values())))
     line = "%d passed, %d failed" % (npass, nfail)
     if nskip:
         line += ", %d skipped" % nskip
@@ -869,6 +1043,8 @@ def main():
     p = sub.add_parser("check")
     p.add_argument("--plan", default=os.path.join(GUEST, "plan"))
     p.add_argument("--sets", default="")
+    p.add_argument("--boots", help="only the boots this file names "
+                   "(tests/guest/plan-debug)")
     p.add_argument("--timeout", type=int)
     p.add_argument("--failed-steps", default="")
     p.add_argument("--host-log")

@@ -10,7 +10,12 @@
 
 NVT_TAP=/tmp/nvt.tap
 # kernel log lines that fail a boot (checked after the last test)
-NVT_DMESG_BAD='WARNING:|BUG:|Oops|general protection fault|possible circular locking|lockdep|UBSAN|KASAN|kernel BUG|Call Trace:'
+# (for the debug kernel also lockdep's "INFO: trying to register
+# non-static key", debugobjects' "ODEBUG:", "DEBUG_LOCKS_WARN_ON", RCU
+# stalls "INFO: rcu_sched self-detected stall")
+NVT_DMESG_BAD='WARNING:|BUG:|Oops|general protection fault|possible circular locking|lockdep|UBSAN|KASAN|kernel BUG|Call Trace:|INFO: |ODEBUG:|DEBUG_LOCKS_WARN_ON'
+# ... except these lines, printed by every boot of the debug kernel
+NVT_DMESG_IGNORE='RCU lockdep checking is enabled'
 
 _tap() {
 	local n
@@ -176,11 +181,172 @@ nvt_run_test() {
 
 nvt_dmesg_check() {
 	NVT_TEST=dmesg
-	if dmesg | grep -E "$NVT_DMESG_BAD" > /tmp/dmesg.bad; then
+	if dmesg | grep -E "$NVT_DMESG_BAD" | grep -vE "$NVT_DMESG_IGNORE" > /tmp/dmesg.bad; then
 		nok "kernel log has $(wc -l < /tmp/dmesg.bad) warning line(s)"
 		head -n 20 /tmp/dmesg.bad | sed 's/^/#   /'
 	else
 		ok "no WARNING/BUG/Oops/lockdep/UBSAN/KASAN in the kernel log"
 	fi
+	unset NVT_TEST
+}
+
+# ---- debug-kernel tier (make check-debug, docs/debug-tier.md) --------------
+# Active only on a kernel with kmemleak or gcov in debugfs, i.e. the debug
+# kernel; on Debian's kernel both hooks return at once and print nothing.
+NVT_DEBUGFS=/sys/kernel/debug
+NVT_KMEMLEAK_AGE=6	# kmemleak ignores objects younger than 5 s
+
+nvt_debugfs() {
+	[ -e $NVT_DEBUGFS/kmemleak ] || [ -d $NVT_DEBUGFS/gcov ] ||
+		mount -t debugfs debugfs $NVT_DEBUGFS 2>/dev/null
+	[ -e $NVT_DEBUGFS/kmemleak ] || [ -d $NVT_DEBUGFS/gcov ]
+}
+
+# Before the platform comes up: stop kmemleak's automatic scan thread (a
+# scan costs 5-10 s of a TCG guest; nvt_debug_checks scans once, at the end).
+nvt_debug_setup() {
+	nvt_debugfs || return 0
+	if [ -e $NVT_DEBUGFS/kmemleak ]; then
+		echo scan=off > $NVT_DEBUGFS/kmemleak 2>/dev/null
+		echo "# nvt: debug kernel: kmemleak (auto scan off, one scan pair after the tests)$([ -d $NVT_DEBUGFS/gcov ] && echo ', gcov')"
+	fi
+	return 0
+}
+
+# What names code of the nd modules once they are gone, saved while they
+# are loaded: /tmp/nd.syms "ADDR SYMBOL [MODULE]" (/proc/kallsyms, sorted)
+# and /tmp/nd.ranges "START END MODULE KIND" (KIND core: the module's
+# memory as /proc/modules gives it; init: its .init.text, freed after the
+# module's init, whose symbols kallsyms no longer has; 64 KiB assumed).
+# Addresses are 16 lowercase hex digits, so string order is numeric order.
+nd_syms_save() {
+	local m re='' name size refs deps state addr rest it
+	for m in $ND_MODULES; do re="$re|$m"; done
+	grep -E "\[(${re#|})\]\$" /proc/kallsyms | awk '{ print $1, $3, $4 }' |
+		sort > /tmp/nd.syms
+	: > /tmp/nd.ranges
+	while read name size refs deps state addr rest; do
+		case " $ND_MODULES " in *" $name "*) ;; *) continue ;; esac
+		printf '%016x %016x %s core\n' $((addr)) $((addr + size)) $name >> /tmp/nd.ranges
+		it=$(cat /sys/module/$name/sections/.init.text 2>/dev/null)
+		[ -n "$it" ] && [ $((it)) != 0 ] &&
+			printf '%016x %016x %s init\n' $((it)) $((it + 65536)) $name >> /tmp/nd.ranges
+	done < /proc/modules
+}
+
+# nd_symbolize < kmemleak report: backtrace entries of unloaded modules
+# ("[<ADDR>] 0xADDR", which the kernel can no longer name) get the name
+# they had: "SYMBOL+0xOFF [MODULE] (unloaded)", or "[MODULE] .init.text+0xOFF
+# (unloaded)" in init code (init code of a module whose memory another
+# module reused later: both, "A or B").  Offsets are computed on the low 8 hex digits
+# (busybox awk has doubles, not 64-bit integers).
+nd_symbolize() {
+	awk -v syms=/tmp/nd.syms -v ranges=/tmp/nd.ranges '
+	function low(h,   i, v) {
+		v = 0
+		for (i = length(h) - 7; i <= length(h); i++)
+			v = v * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1
+		return v
+	}
+	function off(x, base,   d) {
+		d = low(x) - low(base)
+		return d < 0 ? d + 4294967296 : d
+	}
+	BEGIN {
+		while ((getline l < syms) > 0) { n++; split(l, f, " "); a[n] = f[1]; s[n] = f[2]; m[n] = f[3] }
+		while ((getline l < ranges) > 0) { r++; split(l, f, " "); rs[r] = f[1]; re[r] = f[2]; rm[r] = f[3]; rk[r] = f[4] }
+	}
+	{
+		if (!match($0, /\] 0x[0-9a-f]+$/)) { print; next }
+		x = substr($0, RSTART + 4)
+		while (length(x) < 16) x = "0" x
+		head = substr($0, 1, RSTART + 1)
+		# init code of one module may have been reused for another
+		# module since: name every candidate, init code first
+		ini = ""; core = ""
+		for (i = 1; i <= r; i++) {
+			if (rs[i] > x || x >= re[i]) continue
+			if (rk[i] == "init") {
+				ini = ini (ini == "" ? "" : " or ") sprintf("[%s] .init.text+0x%x", rm[i], off(x, rs[i]))
+				continue
+			}
+			lo = 1; hi = n; k = 0
+			while (lo <= hi) {
+				mid = int((lo + hi) / 2)
+				if (a[mid] <= x) { k = mid; lo = mid + 1 } else hi = mid - 1
+			}
+			if (k > 0 && a[k] >= rs[i] && m[k] == "[" rm[i] "]")
+				c = sprintf("%s+0x%x %s", s[k], off(x, a[k]), m[k])
+			else
+				c = sprintf("[%s]+0x%x", rm[i], off(x, rs[i]))
+			core = core (core == "" ? "" : " or ") c
+		}
+		name = ini (ini != "" && core != "" ? " or " : "") core
+		print (name == "" ? $0 : head name " (unloaded)")
+	}'
+}
+
+# kmemleak_check WHEN FILE T_END: let the objects of the tests (which ended
+# at uptime T_END) grow old enough, scan twice (an object is reported by
+# the second scan that finds it unreferenced and unchanged), save the
+# report to $NVT_OUT/FILE with the nd modules' backtrace entries named.
+kmemleak_check() {
+	local f=$NVT_OUT/$2 n t0 wait
+	[ -e $NVT_DEBUGFS/kmemleak ] || return 0
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	wait=$(awk -v a=$NVT_KMEMLEAK_AGE -v e=$3 -v t=$t0 'BEGIN { w = e + a - t; print (w > 0 ? w : 0) }')
+	[ "$wait" = 0 ] || sleep $wait
+	# kmemleak switches itself off on internal trouble (e.g. its object
+	# pool runs out): then every write fails and the report stays empty
+	if ! { echo scan > $NVT_DEBUGFS/kmemleak && echo scan > $NVT_DEBUGFS/kmemleak; } 2>/dev/null; then
+		nok "kmemleak: scan refused, kmemleak is disabled: $(dmesg | grep -i kmemleak | tail -n 1)"
+		return
+	fi
+	nd_symbolize < $NVT_DEBUGFS/kmemleak > $f
+	n=$(grep -c '^unreferenced object' $f)
+	if [ "$n" = 0 ]; then
+		ok "kmemleak: no leak $1 (${t0}s -> $(cut -d' ' -f1 /proc/uptime)s)"
+	else
+		nok "kmemleak: $n unreferenced object(s) $1 (out/$2)"
+		head -n 80 $f | sed 's/^/#   /'
+	fi
+}
+
+# gcov_save: the .gcda files of our modules (the only profiled code; the
+# data of unloaded modules stays) to $NVT_OUT/gcov/<absolute object path>
+gcov_save() {
+	local f n=0
+	[ -d $NVT_DEBUGFS/gcov ] || return 0
+	for f in $(cd $NVT_DEBUGFS/gcov && find . -name '*.gcda'); do
+		f=${f#./}
+		mkdir -p $NVT_OUT/gcov/${f%/*}
+		cat $NVT_DEBUGFS/gcov/$f > $NVT_OUT/gcov/$f && n=$((n + 1))
+	done
+	if [ $n -gt 0 ]; then
+		ok "gcov: $n .gcda files -> out/gcov"
+	else
+		skip "gcov: no .gcda file in $NVT_DEBUGFS/gcov" "modules built without GCOV_PROFILE=y"
+	fi
+}
+
+# After the tests: unload the nd modules (unbinding ACPI0012 first), then
+# one kmemleak scan pair, which sees what the tests leaked and what the
+# unload left behind (the modules' symbols are saved before they go, so
+# the report still names them), then the coverage data.  The dmesg check
+# that follows sees the unload too.
+nvt_debug_checks() {
+	local t_end
+	nvt_debugfs || return 0
+	NVT_TEST=debug
+	t_end=$(cut -d' ' -f1 /proc/uptime)
+	nd_syms_save
+	if platform_unload > /tmp/unload.out 2>&1; then
+		ok "unloaded the nd modules"
+	else
+		nok "unload of the nd modules failed"
+		sed 's/^/#   /' /tmp/unload.out
+	fi
+	kmemleak_check "after the tests and the unload" kmemleak.txt $t_end
+	gcov_save
 	unset NVT_TEST
 }

@@ -59,8 +59,10 @@ link /sys/class/nd/ndctl0 subsystem class/nd
 expect_eq "ndctl0/dev is /dev/ndctl0's" "$(cat /sys/class/nd/ndctl0/dev)" \
 	"$(ls -l /dev/ndctl0 | awk '{ gsub(",", ":", $5); print $5 $6 }')"
 
-# bus
-listing $b0 commands nd nfit nmem0 nmem1 nmem2 nmem3 power provider \
+# bus ("power" only on a kernel with CONFIG_PM, which has /sys/power)
+pm=
+[ -d /sys/power ] && pm=power
+listing $b0 commands nd nfit nmem0 nmem1 nmem2 nmem3 $pm provider \
 	region0 region1 region2 region3 region4 region5 uevent wait_probe
 expect_eq "ndbus0/provider" "$(cat $b0/provider)" nfit_test.0
 expect_eq "ndbus0/wait_probe" "$(cat $b0/wait_probe)" 1
