@@ -225,31 +225,21 @@ bool is_nd_namespace_io(const struct device *dev)
 }
 EXPORT_SYMBOL_GPL(is_nd_namespace_io);
 
-/**
- * nd_namespace_io_create - register the IO namespace of a region
- * @nd_region: an enabled region (its device lock is held)
- *
- * Returns the namespace device or an ERR_PTR.
+/*
+ * Register namespaceR.N (N = @nsio->id) of any type under its region.  On
+ * failure the device is put, which frees it through its type's release.
  */
-struct device *nd_namespace_io_create(struct nd_region *nd_region)
+static struct device *nd_namespace_register(struct nd_region *nd_region,
+					    struct nd_namespace_io *nsio,
+					    const struct device_type *type)
 {
-	struct nd_namespace_io *nsio;
 	int rc;
-
-	nsio = kzalloc(sizeof(*nsio), GFP_KERNEL);
-	if (!nsio)
-		return ERR_PTR(-ENOMEM);
-	mutex_lock(&walk_to_nvdimm_bus(&nd_region->dev)->reconfig_lock);
-	nsio->id = nd_region->ns_next++;
-	mutex_unlock(&walk_to_nvdimm_bus(&nd_region->dev)->reconfig_lock);
-	nsio->res_start = nd_region->res_start;
-	nsio->res_size = nd_region->res_size;
 
 	device_initialize(&nsio->dev);
 	nsio->dev.parent = &nd_region->dev;
 	get_device(&nd_region->dev);
 	nsio->dev.bus = &nvdimm_bus_type;
-	nsio->dev.type = &nd_namespace_io_device_type;
+	nsio->dev.type = type;
 	set_dev_node(&nsio->dev, nd_region->numa_node);
 	rc = dev_set_name(&nsio->dev, "namespace%d.%d", nd_region->id,
 			  nsio->id);
@@ -262,6 +252,29 @@ struct device *nd_namespace_io_create(struct nd_region *nd_region)
 		return ERR_PTR(rc);
 	}
 	return &nsio->dev;
+}
+
+/**
+ * nd_namespace_io_create - register the IO namespace of a region
+ * @nd_region: an enabled region (its device lock is held)
+ *
+ * Returns the namespace device or an ERR_PTR.
+ */
+struct device *nd_namespace_io_create(struct nd_region *nd_region)
+{
+	struct nd_namespace_io *nsio;
+
+	nsio = kzalloc(sizeof(*nsio), GFP_KERNEL);
+	if (!nsio)
+		return ERR_PTR(-ENOMEM);
+	mutex_lock(&walk_to_nvdimm_bus(&nd_region->dev)->reconfig_lock);
+	nsio->id = nd_region->ns_next++;
+	mutex_unlock(&walk_to_nvdimm_bus(&nd_region->dev)->reconfig_lock);
+	nsio->res_start = nd_region->res_start;
+	nsio->res_size = nd_region->res_size;
+
+	return nd_namespace_register(nd_region, nsio,
+				     &nd_namespace_io_device_type);
 }
 
 /**
@@ -760,29 +773,10 @@ static struct device *nd_namespace_lbl_add(struct nd_region *nd_region,
 					   struct nd_namespace_lbl *lbl,
 					   const struct device_type *type)
 {
-	struct nd_namespace_io *nsio = &lbl->nsio;
-	int rc;
-
 	lockdep_assert_held(&walk_to_nvdimm_bus(&nd_region->dev)->reconfig_lock);
-	nsio->id = nd_region->ns_next++;
+	lbl->nsio.id = nd_region->ns_next++;
 	INIT_WORK(&lbl->del_work, nd_namespace_del_work);
-	device_initialize(&nsio->dev);
-	nsio->dev.parent = &nd_region->dev;
-	get_device(&nd_region->dev);
-	nsio->dev.bus = &nvdimm_bus_type;
-	nsio->dev.type = type;
-	set_dev_node(&nsio->dev, nd_region->numa_node);
-	rc = dev_set_name(&nsio->dev, "namespace%d.%d", nd_region->id,
-			  nsio->id);
-	if (!rc)
-		rc = device_add(&nsio->dev);
-	if (rc) {
-		dev_err(&nd_region->dev, "failed to register namespace: %d\n",
-			rc);
-		put_device(&nsio->dev);
-		return ERR_PTR(rc);
-	}
-	return &nsio->dev;
+	return nd_namespace_register(nd_region, &lbl->nsio, type);
 }
 
 /**
