@@ -6,8 +6,25 @@
  */
 #include <linux/errno.h>
 #include <linux/kernel.h>
+#include <linux/overflow.h>
 #include <linux/sort.h>
 #include "dpa-range.h"
+
+/**
+ * nd_dpa_end - the exclusive end of a range, saturated at U64_MAX
+ * @r: the range
+ *
+ * Ranges come from labels on media and from users: a start and size
+ * whose sum wraps must not turn into a small end.
+ */
+u64 nd_dpa_end(const struct nd_dpa_range *r)
+{
+	u64 end;
+
+	if (check_add_overflow(r->start, r->size, &end))
+		return U64_MAX;
+	return end;
+}
 
 static int nd_dpa_cmp(const void *a, const void *b)
 {
@@ -38,11 +55,11 @@ u32 nd_dpa_normalize(struct nd_dpa_range *r, u32 n)
 	sort(r, n, sizeof(*r), nd_dpa_cmp, NULL);
 	k = 0;
 	for (i = 1; i < n; i++) {
-		u64 end = r[k].start + r[k].size;
+		u64 end = nd_dpa_end(&r[k]);
 
 		if (r[i].start <= end) {
-			if (r[i].start + r[i].size > end)
-				r[k].size = r[i].start + r[i].size - r[k].start;
+			if (nd_dpa_end(&r[i]) > end)
+				r[k].size = nd_dpa_end(&r[i]) - r[k].start;
 		} else {
 			r[++k] = r[i];
 		}
@@ -68,7 +85,7 @@ u32 nd_dpa_free(const struct nd_dpa_range *busy, u32 nbusy, u64 lo, u64 hi,
 	u32 i, n = 0;
 
 	for (i = 0; i < nbusy && at < hi; i++) {
-		u64 bs = busy[i].start, be = busy[i].start + busy[i].size;
+		u64 bs = busy[i].start, be = nd_dpa_end(&busy[i]);
 
 		if (be <= at)
 			continue;
@@ -81,6 +98,41 @@ u32 nd_dpa_free(const struct nd_dpa_range *busy, u32 nbusy, u64 lo, u64 hi,
 	if (at < hi && n < max)
 		out[n++] = (struct nd_dpa_range){ at, hi - at };
 	return n;
+}
+
+/**
+ * nd_dpa_align_trim - shrink free ranges to whole alignment units
+ * @r: free ranges
+ * @n: entries in @r
+ * @base: address the units count from (a mapping's first DPA)
+ * @align: unit in bytes (0 or 1: no trimming)
+ *
+ * Each range's start is rounded up and its end down to @base plus a
+ * multiple of @align, as 6.1 trims free DPA to the region's alignment;
+ * ranges left empty are dropped.  Returns the number of ranges left at
+ * the front of @r.
+ */
+u32 nd_dpa_align_trim(struct nd_dpa_range *r, u32 n, u64 base, u64 align)
+{
+	u32 i, k = 0;
+
+	if (align <= 1)
+		return n;
+	for (i = 0; i < n; i++) {
+		u64 s, e;
+
+		if (r[i].start < base)
+			continue;	/* callers pass ranges above @base */
+		s = r[i].start - base;
+		e = nd_dpa_end(&r[i]) - base;
+		if (s % align &&
+		    check_add_overflow(s, align - s % align, &s))
+			continue;
+		e -= e % align;
+		if (e > s)
+			r[k++] = (struct nd_dpa_range){ base + s, e - s };
+	}
+	return k;
 }
 
 /**
@@ -120,8 +172,8 @@ u64 nd_dpa_largest(const struct nd_dpa_range *r, u32 n)
  */
 bool nd_dpa_overlap(const struct nd_dpa_range *a, const struct nd_dpa_range *b)
 {
-	return a->size && b->size && a->start < b->start + b->size &&
-	       b->start < a->start + a->size;
+	return a->size && b->size && a->start < nd_dpa_end(b) &&
+	       b->start < nd_dpa_end(a);
 }
 
 /* Take up to *want bytes of [s, e) from the bottom into the extent list. */
@@ -165,12 +217,12 @@ int nd_dpa_blk_grow(const struct nd_dpa_range *free, u32 nfree,
 
 	for (pass = 0; pass < 2 && want; pass++) {
 		for (i = 0; i < nfree && want; i++) {
-			u64 s = free[i].start, e = s + free[i].size;
+			u64 s = free[i].start, e = nd_dpa_end(&free[i]);
 
 			/* walk the free range across the aliased ranges */
 			for (j = 0; j <= naliased && s < e && want; j++) {
 				u64 as = j < naliased ? aliased[j].start : e;
-				u64 ae = j < naliased ? as + aliased[j].size : e;
+				u64 ae = j < naliased ? nd_dpa_end(&aliased[j]) : e;
 
 				if (ae <= s)
 					continue;

@@ -21,6 +21,8 @@ struct nd_dpa_range {
 	u64 size;
 };
 
+u64 nd_dpa_end(const struct nd_dpa_range *r);
+u32 nd_dpa_align_trim(struct nd_dpa_range *r, u32 n, u64 base, u64 align);
 u32 nd_dpa_normalize(struct nd_dpa_range *r, u32 n);
 u32 nd_dpa_free(const struct nd_dpa_range *busy, u32 nbusy, u64 lo, u64 hi,
 		struct nd_dpa_range *out, u32 max);

@@ -228,6 +228,58 @@ static void test_random(void)
 	tap("20000 random DIMMs: growth stays in free DPA, exact, unaliased first, normalized");
 }
 
+/* ranges from labels on media: start + size may wrap (issue 10 #1) */
+static void test_wrapping_ranges(void)
+{
+	const u64 top = ~0ULL;
+	struct nd_dpa_range wrap = R(16 * M, 0xffffffffff000000ULL);
+	struct nd_dpa_range low = R(0, 16 * M), mid = R(20 * M, M);
+	struct nd_dpa_range busy[2] = { low, wrap }, out[4];
+	u32 n;
+
+	CHECK_INT(nd_dpa_end(&wrap) == top, 1);
+	CHECK_INT(nd_dpa_end(&mid), 21 * M);
+	CHECK_INT(nd_dpa_overlap(&wrap, &mid), 1);
+	CHECK_INT(nd_dpa_overlap(&mid, &wrap), 1);
+	CHECK_INT(nd_dpa_overlap(&wrap, &low), 0);
+	/* the wrapping label keeps everything above 16M busy */
+	n = nd_dpa_normalize(busy, 2);
+	CHECK_INT(n, 1);
+	CHECK_INT(nd_dpa_end(&busy[0]) == top, 1);
+	CHECK_INT(nd_dpa_free(busy, n, 0, 32 * M, out, 4), 0);
+	busy[0] = mid;
+	busy[1] = wrap;
+	n = nd_dpa_normalize(busy, 2);
+	CHECK_INT(n, 1);
+	CHECK_INT(busy[0].start, 16 * M);
+	CHECK_INT(nd_dpa_free(busy, n, 0, 32 * M, out, 4), 1);
+	CHECK_INT(out[0].size, 16 * M);
+	tap("a range whose end wraps is busy up to the top, never small");
+}
+
+static void test_align_trim(void)
+{
+	struct nd_dpa_range r[] = { R(4096, 32 * M - 4096), R(40 * M, 4 * M),
+				    R(50 * M + 4096, 16 * M) };
+	u32 n = nd_dpa_align_trim(r, 3, 0, 8 * M);
+
+	CHECK_INT(n, 2);
+	CHECK_INT(r[0].start, 8 * M);	/* after a 4 KiB BLK extent */
+	CHECK_INT(r[0].size, 24 * M);
+	CHECK_INT(r[1].start, 56 * M);	/* [40M,44M) holds no whole unit */
+	CHECK_INT(r[1].size, 8 * M);
+	r[0] = R(3 * M, 10 * M);
+	CHECK_INT(nd_dpa_align_trim(r, 1, M, 4 * M), 1);
+	CHECK_INT(r[0].start, 5 * M);	/* units count from the base */
+	CHECK_INT(r[0].size, 8 * M);
+	r[0] = R(~0ULL - 4 * M, 4 * M);
+	CHECK_INT(nd_dpa_align_trim(r, 1, 0, 8 * M), 0);
+	r[0] = R(5, 7);
+	CHECK_INT(nd_dpa_align_trim(r, 1, 0, 1), 1);
+	CHECK_INT(r[0].size, 7);
+	tap("free ranges trimmed to whole units of the region's align");
+}
+
 int main(void)
 {
 	test_normalize();
@@ -237,6 +289,8 @@ int main(void)
 	test_blk_grow_merges_and_fails();
 	test_shrink();
 	test_random();
+	test_wrapping_ranges();
+	test_align_trim();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

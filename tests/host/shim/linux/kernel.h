@@ -11,4 +11,8 @@
 #define max(a, b) ({ __typeof__(a) a_ = (a); __typeof__(b) b_ = (b); \
 		     a_ > b_ ? a_ : b_; })
 
+#ifndef U64_MAX
+#define U64_MAX (~(unsigned long long)0)
+#endif
+
 #endif
