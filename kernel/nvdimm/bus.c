@@ -63,6 +63,8 @@ static int nvdimm_bus_probe(struct device *dev)
 
 	rc = nd_drv->probe(dev);
 	dev_dbg(dev, "%s probe: %d\n", dev->driver->name, rc);
+	if (!rc)
+		nd_namespace_probe_success(dev);
 	return rc;
 }
 
@@ -209,6 +211,7 @@ static DEVICE_ATTR_RO(provider);
 static ssize_t wait_probe_show(struct device *dev,
 			       struct device_attribute *attr, char *buf)
 {
+	nd_synchronize();
 	wait_for_device_probe();
 	return sysfs_emit(buf, "1\n");
 }
@@ -300,7 +303,6 @@ struct nvdimm_bus *nvdimm_bus_register(struct device *parent,
 		device_del(&nvdimm_bus->dev);
 		goto err_put;
 	}
-	nvdimm_bus->ctl_dev = ctl;
 	dev_dbg(&nvdimm_bus->dev, "registered for %s\n", dev_name(parent));
 	return nvdimm_bus;
 
@@ -337,13 +339,19 @@ void nvdimm_bus_unregister(struct nvdimm_bus *nvdimm_bus)
 		return;
 	id = nvdimm_bus->id;
 
-	/* No command may reach the provider once this returns. */
+	/*
+	 * No command may reach the provider once this returns.  A label
+	 * transaction (sysfs writers, SET_CONFIG_DATA) holds reconfig_lock
+	 * from its first write to its last: it finishes before the bus dies,
+	 * and the next one fails before writing anything.
+	 */
+	mutex_lock(&nvdimm_bus->reconfig_lock);
 	down_write(&nvdimm_bus->alive_lock);
 	nvdimm_bus->alive = false;
 	up_write(&nvdimm_bus->alive_lock);
+	mutex_unlock(&nvdimm_bus->reconfig_lock);
 
 	device_destroy(nd_class, MKDEV(nvdimm_bus_major, id));
-	nvdimm_bus->ctl_dev = NULL;
 
 	/* Regions first: they pin DIMMs and own the namespaces. */
 	device_for_each_child(&nvdimm_bus->dev, NULL, region_unregister);

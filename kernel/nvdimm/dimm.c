@@ -10,28 +10,94 @@
 #include <linux/device.h>
 #include "nd-core.h"
 
+struct nd_held_ctx {
+	struct nvdimm *nvdimm;
+	struct nvdimm_drvdata *ndd;
+};
+
+static int nd_held_fn(struct device *dev, void *data)
+{
+	struct nd_held_ctx *ctx = data;
+	struct nd_region *nd_region;
+	int i;
+
+	if (!is_nd_region(dev))
+		return 0;
+	nd_region = to_nd_region(dev);
+	for (i = 0; i < nd_region->ndr_mappings; i++)
+		if (nd_region->mapping[i].nvdimm == ctx->nvdimm &&
+		    nd_region->mapping[i].ndd) {
+			ctx->ndd = nd_region->mapping[i].ndd;
+			return 1;
+		}
+	return 0;
+}
+
+/*
+ * The label state an enabled region still holds for @nvdimm (it stayed
+ * enabled across an unbind of the DIMM), or NULL.  reconfig_lock held.
+ */
+static struct nvdimm_drvdata *nvdimm_held_ndd(struct nvdimm *nvdimm)
+{
+	struct nd_held_ctx ctx = { .nvdimm = nvdimm };
+
+	device_for_each_child(nvdimm->dev.parent, &ctx, nd_held_fn);
+	return ctx.ndd;
+}
+
 static int nvdimm_probe(struct device *dev)
 {
 	struct nvdimm *nvdimm = to_nvdimm(dev);
-	struct nvdimm_drvdata *ndd;
+	struct mutex *lock = &walk_to_nvdimm_bus(dev)->reconfig_lock;
+	struct nvdimm_drvdata *ndd, *held;
 
-	ndd = devm_kzalloc(dev, sizeof(*ndd), GFP_KERNEL);
+	ndd = nvdimm_labels_load(nvdimm);
 	if (!ndd)
 		return -ENOMEM;
-	ndd->dev = dev;
-	nvdimm_labels_load(nvdimm, ndd);
-	dev_set_drvdata(dev, ndd);
 
+	mutex_lock(lock);
+	/*
+	 * A region that stayed enabled while the DIMM was unbound kept the
+	 * DIMM's label state and may have written labels since: that state
+	 * is the truth, the area just read must agree with it.
+	 */
+	held = nvdimm_held_ndd(nvdimm);
+	if (held) {
+		dev_dbg(dev, "label state kept by an enabled region reused\n");
+		nvdimm_drvdata_put(ndd);
+		kref_get(&held->kref);
+		ndd = held;
+	}
+	dev_set_drvdata(dev, ndd);
 	/* 6.1: a valid index makes the DIMM's regions label-backed */
 	if (ndd->lsa.cur >= 0)
 		set_bit(NDD_LABELING, &nvdimm->state);
 	else
 		clear_bit(NDD_LABELING, &nvdimm->state);
+	mutex_unlock(lock);
 	return 0;
+}
+
+/*
+ * Unbind: once no label transaction runs (they hold reconfig_lock), the
+ * DIMM's label state is unpublished; enabled regions keep their own
+ * references, so a set written across several DIMMs is never cut.
+ */
+static void nvdimm_remove(struct device *dev)
+{
+	struct mutex *lock = &walk_to_nvdimm_bus(dev)->reconfig_lock;
+	struct nvdimm_drvdata *ndd;
+
+	mutex_lock(lock);
+	ndd = dev_get_drvdata(dev);
+	dev_set_drvdata(dev, NULL);
+	mutex_unlock(lock);
+	nvdimm_drvdata_put(ndd);
 }
 
 static struct nd_device_driver nvdimm_driver = {
 	.probe = nvdimm_probe,
+	.remove = nvdimm_remove,
 	.drv = {
 		.name = "nvdimm",
 	},

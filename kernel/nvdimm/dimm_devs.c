@@ -112,15 +112,17 @@ static DEVICE_ATTR_RO(flags);
 static ssize_t available_slots_show(struct device *dev,
 				    struct device_attribute *attr, char *buf)
 {
+	struct mutex *lock = &walk_to_nvdimm_bus(dev)->reconfig_lock;
 	struct nvdimm_drvdata *ndd;
 	ssize_t rc = -ENXIO;
 
-	device_lock(dev);
-	ndd = dev->driver ? dev_get_drvdata(dev) : NULL;
+	/* label state changes under reconfig_lock (nvdimm_drvdata) */
+	mutex_lock(lock);
+	ndd = dev_get_drvdata(dev);
 	if (ndd && ndd->data)
 		rc = sysfs_emit(buf, "%u\n",
 				nd_lsa_available_slots(&ndd->lsa, ndd->fresh));
-	device_unlock(dev);
+	mutex_unlock(lock);
 	return rc;
 }
 static DEVICE_ATTR_RO(available_slots);
@@ -157,15 +159,6 @@ const struct device_type nvdimm_device_type = {
 	.release = nvdimm_release,
 	.groups = nvdimm_attribute_groups,
 };
-
-/**
- * is_nvdimm - whether a device is an nmemN device
- * @dev: any device
- */
-bool is_nvdimm(const struct device *dev)
-{
-	return dev->type == &nvdimm_device_type;
-}
 
 /**
  * nvdimm_create - register a DIMM (nmemN and /dev/nmemN) on a bus

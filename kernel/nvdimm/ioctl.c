@@ -17,7 +17,10 @@
  * update that copy: it is stale until the DIMM is bound again, which is
  * what ndctl does after writing labels (it unbinds and rebinds the DIMM).
  * Writes are refused while an enabled region uses the DIMM; a region
- * enabled again before the DIMM is rebound still sees the old copy.
+ * enabled again before the DIMM is rebound still sees the old copy.  A
+ * write is checked and issued under the bus' reconfig_lock: the lock a
+ * region's activation and the kernel's own label transactions hold, so
+ * neither can slip in between the check and the write.
  */
 #include <linux/device.h>
 #include <linux/slab.h>
@@ -387,6 +390,7 @@ long nd_cmd_submit(struct nvdimm_bus *nvdimm_bus, struct nvdimm *nvdimm,
 	const struct nd_cmd_layout *l;
 	u8 hdr[sizeof(struct nd_cmd_pkg)];
 	u64 in_len, out_len, unserved = 0;
+	struct mutex *cfg_lock = NULL;
 	u32 xfer_len = 0;
 	void *buf;
 	int rc, cmd_rc = 0;
@@ -416,6 +420,11 @@ long nd_cmd_submit(struct nvdimm_bus *nvdimm_bus, struct nvdimm *nvdimm,
 		return rc;
 	}
 
+	/* lock order: reconfig_lock, then alive_lock (as label.c) */
+	if (nvdimm && cmd == ND_CMD_SET_CONFIG_DATA) {
+		cfg_lock = &nvdimm_bus->reconfig_lock;
+		mutex_lock(cfg_lock);
+	}
 	down_read(&nvdimm_bus->alive_lock);
 	if (nvdimm) {
 		rc = nd_check_label_xfer(nvdimm_bus, nvdimm, cmd, hdr,
@@ -460,5 +469,7 @@ out_free:
 	kvfree(buf);
 out_unlock:
 	up_read(&nvdimm_bus->alive_lock);
+	if (cfg_lock)
+		mutex_unlock(cfg_lock);
 	return rc;
 }

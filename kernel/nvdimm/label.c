@@ -21,11 +21,6 @@
  */
 #define ND_LABEL_AREA_MAX SZ_16M
 
-static void nvdimm_labels_free(void *data)
-{
-	kvfree(data);
-}
-
 /* The layout a blank area gets: v1.1 where the DIMM aliases BLK (v4.2). */
 static enum nd_lsa_version nvdimm_fresh_version(struct nvdimm *nvdimm)
 {
@@ -64,17 +59,45 @@ static void nvdimm_labels_report(struct nvdimm_drvdata *ndd)
 		nd_lsa_index_nslot(ix), lsa->lsize, nd_lsa_nfree(ix));
 }
 
+static void nvdimm_drvdata_release(struct kref *kref)
+{
+	struct nvdimm_drvdata *ndd =
+		container_of(kref, struct nvdimm_drvdata, kref);
+
+	kvfree(ndd->data);
+	kfree(ndd);
+}
+
 /**
- * nvdimm_labels_load - read and validate a DIMM's label area at bind
- * @nvdimm: the DIMM being bound to the "nvdimm" driver
- * @ndd: its driver data (zeroed, @ndd->dev set)
- *
- * Fills @ndd: the cached area and its index blocks, or nothing when the
- * DIMM has no label commands, the firmware cannot report or read the
- * area, or memory is short.  Those cases are logged and leave the DIMM
- * label-less; they never fail the bind.
+ * nvdimm_drvdata_put - drop a reference on a DIMM's label state
+ * @ndd: the label state, may be NULL
  */
-void nvdimm_labels_load(struct nvdimm *nvdimm, struct nvdimm_drvdata *ndd)
+void nvdimm_drvdata_put(struct nvdimm_drvdata *ndd)
+{
+	if (ndd)
+		kref_put(&ndd->kref, nvdimm_drvdata_release);
+}
+
+/**
+ * nd_mapping_ndd - the label state a region's mapping works on
+ * @m: the mapping
+ *
+ * The state the enabled region holds, else that of the DIMM's current
+ * bind; NULL when neither exists.  The bus' reconfig_lock is held and
+ * keeps the result alive until it is dropped.
+ */
+struct nvdimm_drvdata *nd_mapping_ndd(struct nd_mapping *m)
+{
+	lockdep_assert_held(&walk_to_nvdimm_bus(&m->nvdimm->dev)->reconfig_lock);
+	return m->ndd ? m->ndd : dev_get_drvdata(&m->nvdimm->dev);
+}
+
+/*
+ * nvdimm_labels_load() body: fill @ndd from the DIMM, or leave it
+ * label-less (no area data) saying why.
+ */
+static void __nvdimm_labels_load(struct nvdimm *nvdimm,
+				 struct nvdimm_drvdata *ndd)
 {
 	struct device *dev = &nvdimm->dev;
 	void *data;
@@ -109,16 +132,10 @@ void nvdimm_labels_load(struct nvdimm *nvdimm, struct nvdimm_drvdata *ndd)
 	data = kvzalloc(size, GFP_KERNEL);
 	if (!data)
 		return;	/* label-less; the allocator said why */
-	rc = devm_add_action_or_reset(dev, nvdimm_labels_free, data);
-	if (rc) {
-		dev_warn(dev, "cannot keep the label area (%d): label-less\n",
-			 rc);
-		return;
-	}
 	rc = nvdimm_get_config_data(nvdimm, data, 0, size);
 	if (rc) {
 		dev_warn(dev, "label area unreadable (%d): label-less\n", rc);
-		devm_release_action(dev, nvdimm_labels_free, data);
+		kvfree(data);
 		return;
 	}
 
@@ -131,6 +148,29 @@ void nvdimm_labels_load(struct nvdimm *nvdimm, struct nvdimm_drvdata *ndd)
 }
 
 /**
+ * nvdimm_labels_load - read and validate a DIMM's label area at bind
+ * @nvdimm: the DIMM being bound to the "nvdimm" driver
+ *
+ * Returns new label state (one reference) holding the cached area and
+ * its index blocks, or none when the DIMM has no label commands, the
+ * firmware cannot report or read the area, or memory is short.  Those
+ * cases are logged and leave the DIMM label-less; only a failure to
+ * allocate the state itself is an error (NULL).
+ */
+struct nvdimm_drvdata *nvdimm_labels_load(struct nvdimm *nvdimm)
+{
+	struct nvdimm_drvdata *ndd;
+
+	ndd = kzalloc(sizeof(*ndd), GFP_KERNEL);
+	if (!ndd)
+		return NULL;
+	kref_init(&ndd->kref);
+	ndd->dev = &nvdimm->dev;
+	__nvdimm_labels_load(nvdimm, ndd);
+	return ndd;
+}
+
+/**
  * nvdimm_cookie_is_v11 - whether the DIMM's labels use the v1.1 set cookie
  * @nvdimm: the first DIMM of a region's interleave set
  *
@@ -139,32 +179,32 @@ void nvdimm_labels_load(struct nvdimm *nvdimm, struct nvdimm_drvdata *ndd)
  * no label area data (no label commands, or unreadable: 6.1 keeps no
  * driver data then) and when its current index is version 1.1; the v1.2
  * cookie when the current index is any other version or the area holds
- * no valid index.  Takes the DIMM's device lock.
+ * no valid index.  Takes the bus' reconfig_lock.
  */
 bool nvdimm_cookie_is_v11(struct nvdimm *nvdimm)
 {
-	struct device *dev = &nvdimm->dev;
+	struct mutex *lock = &walk_to_nvdimm_bus(&nvdimm->dev)->reconfig_lock;
 	struct nvdimm_drvdata *ndd;
 	bool v11 = true;
 
-	device_lock(dev);
-	ndd = dev->driver ? dev_get_drvdata(dev) : NULL;
+	mutex_lock(lock);
+	ndd = dev_get_drvdata(&nvdimm->dev);
 	if (ndd && ndd->data)
 		v11 = ndd->lsa.cur >= 0 &&
 		      nd_lsa_index_is_v11(nd_lsa_index(&ndd->lsa,
 						       ndd->lsa.cur));
-	device_unlock(dev);
+	mutex_unlock(lock);
 	return v11;
 }
 
-/* What a DIMM's label area can do for the namespace code right now. */
-static enum nd_labels_state nvdimm_labels_state(struct device *ddev,
+/* What a mapping's label area can do for the namespace code right now. */
+static enum nd_labels_state nvdimm_labels_state(struct nd_mapping *m,
 						struct nvdimm_drvdata **pndd)
 {
 	struct nvdimm_drvdata *ndd;
 
 	*pndd = NULL;
-	ndd = ddev->driver ? dev_get_drvdata(ddev) : NULL;
+	ndd = nd_mapping_ndd(m);
 	if (!ndd || !ndd->data)
 		return ND_LABELS_NONE;
 	*pndd = ndd;
@@ -178,9 +218,8 @@ static enum nd_labels_state nvdimm_labels_state(struct device *ddev,
 
 /**
  * nvdimm_labels_walk - visit the live labels of a DIMM's current index
- * @nvdimm: the DIMM
- * @fn: called for each live label, with the DIMM's device lock held (it
- *	must not take other locks); a non-zero return stops the walk
+ * @m: a mapping of the DIMM (the bus' reconfig_lock is held)
+ * @fn: called for each live label; a non-zero return stops the walk
  * @arg: passed to @fn
  *
  * A live label is in a slot the current index marks used, with its slot
@@ -189,22 +228,20 @@ static enum nd_labels_state nvdimm_labels_state(struct device *ddev,
  * Returns the area's state (enum nd_labels_state: labels exist only in
  * ND_LABELS_VALID), or @fn's non-zero return as a negative errno.
  */
-int nvdimm_labels_walk(struct nvdimm *nvdimm,
+int nvdimm_labels_walk(struct nd_mapping *m,
 		       int (*fn)(const struct nd_lsa_label *label, u32 slot,
 				 const struct nd_labels_info *info, void *arg),
 		       void *arg)
 {
-	struct device *ddev = &nvdimm->dev;
 	struct nvdimm_drvdata *ndd;
 	const struct nd_lsa_index *ix;
 	struct nd_labels_info info;
 	int state, rc = 0;
 	u32 slot, nslot;
 
-	device_lock(ddev);
-	state = nvdimm_labels_state(ddev, &ndd);
+	state = nvdimm_labels_state(m, &ndd);
 	if (state != ND_LABELS_VALID)
-		goto out;
+		return state;
 	ix = nd_lsa_index(&ndd->lsa, ndd->lsa.cur);
 	nslot = nd_lsa_index_nslot(ix);
 	info.v11 = nd_lsa_index_is_v11(ix);
@@ -220,8 +257,6 @@ int nvdimm_labels_walk(struct nvdimm *nvdimm,
 		info.live = true;
 		rc = fn(nd_lsa_label(&ndd->lsa, slot), slot, &info, arg);
 	}
-out:
-	device_unlock(ddev);
 	return rc ? rc : state;
 }
 
@@ -314,7 +349,7 @@ static bool nvdimm_label_is_of(const struct nd_lsa_label *l, const u8 *uuid,
 
 /**
  * nvdimm_labels_replace - replace a namespace's labels on one DIMM
- * @nvdimm: the DIMM
+ * @m: a mapping of the DIMM (the bus' reconfig_lock is held)
  * @uuid: the namespace's uuid
  * @local: BLK labels (LOCAL flag set) rather than PMEM ones
  * @spec: the new labels; may be NULL when @n is 0 (delete)
@@ -331,16 +366,17 @@ static bool nvdimm_label_is_of(const struct nd_lsa_label *l, const u8 *uuid,
  * commit point.  A blank area is given both index blocks first; a
  * damaged one (no valid index, but not blank) is refused, nothing is
  * written.  Deleting (@n 0) from an area without a valid index is a
- * no-op.  Takes the DIMM's device lock.  Returns 0, -ENXIO (DIMM not
+ * no-op.  Returns 0, -ENXIO (DIMM not
  * enabled, no label area, damaged index), -ENOSPC (slots), or the label
  * write's error; on error the current index on media and in memory is
  * the one before the call.
  */
-int nvdimm_labels_replace(struct nvdimm *nvdimm, const u8 *uuid, bool local,
+int nvdimm_labels_replace(struct nd_mapping *m, const u8 *uuid, bool local,
 			  const struct nd_label_spec *spec, u32 n,
 			  unsigned int flags)
 {
 	bool keep_reserve = flags & ND_LABELS_KEEP_RESERVE;
+	struct nvdimm *nvdimm = m->nvdimm;
 	struct device *ddev = &nvdimm->dev;
 	struct nvdimm_drvdata *ndd;
 	struct nd_lsa_index *cur, *next;
@@ -349,8 +385,7 @@ int nvdimm_labels_replace(struct nvdimm *nvdimm, const u8 *uuid, bool local,
 	bool v11;
 	int rc = 0;
 
-	device_lock(ddev);
-	switch (nvdimm_labels_state(ddev, &ndd)) {
+	switch (nvdimm_labels_state(m, &ndd)) {
 	case ND_LABELS_NONE:
 		dev_dbg(ddev, "label update: DIMM not enabled or without a label area\n");
 		rc = -ENXIO;
@@ -420,6 +455,5 @@ int nvdimm_labels_replace(struct nvdimm *nvdimm, const u8 *uuid, bool local,
 		dev_dbg(ddev, "labels of %pUb: %u written, %u freed, index%d current\n",
 			uuid, n, victims, lsa->cur);
 out:
-	device_unlock(ddev);
 	return rc;
 }

@@ -7,6 +7,7 @@
  * their labels); they are configured through the attributes here.
  */
 #include <linux/module.h>
+#include <linux/async.h>
 #include <linux/device.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -21,17 +22,8 @@ static const char *const nd_claim_class_names[] = {
 	[ND_CLAIM_BTT] = "btt",
 	[ND_CLAIM_PFN] = "pfn",
 	[ND_CLAIM_DAX] = "dax",
+	[ND_CLAIM_UNKNOWN] = "unknown",	/* shown, never accepted */
 };
-
-/**
- * to_nd_namespace_io - the IO namespace behind a namespaceR.N device
- * @dev: an IO namespace device
- */
-struct nd_namespace_io *to_nd_namespace_io(struct device *dev)
-{
-	return container_of(dev, struct nd_namespace_io, dev);
-}
-EXPORT_SYMBOL_GPL(to_nd_namespace_io);
 
 /**
  * nd_region_read_only - whether a namespace's region is read-only
@@ -114,11 +106,11 @@ static ssize_t holder_class_store(struct device *dev,
 	size_t n = strcspn(buf, "\n");
 	int i, rc = -EINVAL;
 
-	for (i = 0; i < ARRAY_SIZE(nd_claim_class_names); i++)
+	for (i = 0; i < ND_CLAIM_UNKNOWN; i++)
 		if (strlen(nd_claim_class_names[i]) == n &&
 		    !strncmp(buf, nd_claim_class_names[i], n))
 			break;
-	if (i == ARRAY_SIZE(nd_claim_class_names)) {
+	if (i == ND_CLAIM_UNKNOWN) {
 		dev_dbg(dev, "holder_class: unknown class '%.*s'\n",
 			(int)min_t(size_t, n, 16), buf);
 		return -EINVAL;
@@ -137,7 +129,7 @@ static ssize_t holder_class_store(struct device *dev,
 		/* v1.2 labels record the class (abstraction GUID) */
 		mutex_lock(lock);
 		nd_lbl_attrs_save(dev, &old);
-		nsio->claim_class = i;
+		nd_lbl_set_claim_class(to_nd_namespace_lbl(dev), i);
 		rc = nd_namespace_labels_rewrite(dev, &old);
 		if (rc)
 			nd_lbl_attrs_restore(dev, &old);
@@ -214,24 +206,58 @@ const struct device_type nd_namespace_io_device_type = {
 	.release = nd_namespace_io_release,
 	.groups = nd_namespace_io_attribute_groups,
 };
-
-/**
- * is_nd_namespace_io - whether a device is an IO namespace
- * @dev: any device
- */
-bool is_nd_namespace_io(const struct device *dev)
-{
-	return dev->type == &nd_namespace_io_device_type;
-}
-EXPORT_SYMBOL_GPL(is_nd_namespace_io);
+EXPORT_SYMBOL_GPL(nd_namespace_io_device_type);
 
 /*
- * Register namespaceR.N (N = @nsio->id) of any type under its region.  On
- * failure the device is put, which frees it through its type's release.
+ * Label-backed namespaces are created under the bus' reconfig_lock (scan,
+ * seed advance) but added to the device model from this domain, after
+ * the lock is dropped: device_add() publishes attributes and probes, and
+ * an attribute write on the new device takes its device lock, then
+ * reconfig_lock.  nd_synchronize() waits for the adds in flight.
  */
-static struct device *nd_namespace_register(struct nd_region *nd_region,
-					    struct nd_namespace_io *nsio,
-					    const struct device_type *type)
+static ASYNC_DOMAIN_EXCLUSIVE(nd_async_domain);
+
+/**
+ * nd_synchronize - wait for namespace registrations in flight
+ *
+ * Called by wait_probe (so that ndctl sees every namespace a region scan
+ * or a seed advance created), before a region's namespaces are removed,
+ * and at module exit.  Must not be called with reconfig_lock held.
+ */
+void nd_synchronize(void)
+{
+	async_synchronize_full_domain(&nd_async_domain);
+}
+
+static void nd_namespace_add_async(void *data, async_cookie_t cookie)
+{
+	struct device *dev = data;
+	struct nd_region *nd_region = to_nd_region(dev->parent);
+	struct mutex *lock = &walk_to_nvdimm_bus(dev)->reconfig_lock;
+	int rc;
+
+	rc = device_add(dev);
+	if (rc) {
+		dev_err(&nd_region->dev, "failed to register %s: %d\n",
+			dev_name(dev), rc);
+		mutex_lock(lock);
+		if (nd_region->ns_seed == dev)
+			nd_region->ns_seed = NULL;
+		to_nd_namespace_node(dev)->unregistered = true;
+		mutex_unlock(lock);
+		put_device(dev);	/* the registration's reference */
+	}
+	put_device(dev);		/* this work's */
+}
+
+/*
+ * Initialise namespaceR.N (N = @nsio->id) of any type under its region.
+ * On failure the device is put, which frees it through its type's
+ * release.
+ */
+static int nd_namespace_init_dev(struct nd_region *nd_region,
+				 struct nd_namespace_io *nsio,
+				 const struct device_type *type)
 {
 	int rc;
 
@@ -243,15 +269,11 @@ static struct device *nd_namespace_register(struct nd_region *nd_region,
 	set_dev_node(&nsio->dev, nd_region->numa_node);
 	rc = dev_set_name(&nsio->dev, "namespace%d.%d", nd_region->id,
 			  nsio->id);
-	if (!rc)
-		rc = device_add(&nsio->dev);
 	if (rc) {
-		dev_err(&nd_region->dev, "failed to register namespace: %d\n",
-			rc);
+		dev_err(&nd_region->dev, "failed to name namespace: %d\n", rc);
 		put_device(&nsio->dev);
-		return ERR_PTR(rc);
 	}
-	return &nsio->dev;
+	return rc;
 }
 
 /**
@@ -263,6 +285,7 @@ static struct device *nd_namespace_register(struct nd_region *nd_region,
 struct device *nd_namespace_io_create(struct nd_region *nd_region)
 {
 	struct nd_namespace_io *nsio;
+	int rc;
 
 	nsio = kzalloc(sizeof(*nsio), GFP_KERNEL);
 	if (!nsio)
@@ -273,32 +296,80 @@ struct device *nd_namespace_io_create(struct nd_region *nd_region)
 	nsio->res_start = nd_region->res_start;
 	nsio->res_size = nd_region->res_size;
 
-	return nd_namespace_register(nd_region, nsio,
-				     &nd_namespace_io_device_type);
+	/* no reconfig_lock here: added synchronously from the region's probe */
+	rc = nd_namespace_init_dev(nd_region, nsio,
+				   &nd_namespace_io_device_type);
+	if (rc)
+		return ERR_PTR(rc);
+	rc = device_add(&nsio->dev);
+	if (rc) {
+		dev_err(&nd_region->dev, "failed to register %s: %d\n",
+			dev_name(&nsio->dev), rc);
+		put_device(&nsio->dev);
+		return ERR_PTR(rc);
+	}
+	return &nsio->dev;
 }
 
 /**
- * nd_namespace_res - the system-physical range of a namespace
- * @dev: an IO or PMEM namespace device
- * @start: first address
- * @size: bytes (0 for an unconfigured PMEM namespace)
+ * nd_namespace_common_probe - what a driver may use of a namespace
+ * @ndns_dev: the namespace
+ * @by: the device probing: @ndns_dev itself for raw use (nd_pmem on the
+ *	namespace), or the btt/pfn/dax device that claimed it
+ * @range: filled with the range to use: the system-physical range of an
+ *	IO or PMEM namespace, [0, size) of a BLK namespace
  *
- * BLK namespaces have no system-physical range.
- *
- * Returns 0, or -ENODEV when @dev is no namespace this helper knows.
+ * Called from a driver's probe, the device lock of @by held.  Raw use is
+ * refused when a personality device claimed the namespace (-EBUSY) or
+ * its labels reserve it for one (holder_class) and force_raw is not set
+ * (-ENXIO); a personality must be the namespace's claim (-EBUSY).  A
+ * label-backed namespace needs a uuid (-ENODEV); any namespace must hold
+ * at least a page (-ENXIO).  Returns 0 or that errno, with a dev_dbg
+ * line (dev_info for a reserved namespace: users ask why it has no disk).
  */
-int nd_namespace_res(struct device *dev, u64 *start, u64 *size)
+int nd_namespace_common_probe(struct device *ndns_dev, struct device *by,
+			      struct range *range)
 {
-	struct nd_namespace_io *nsio;
+	struct nd_namespace_io *nsio = to_nd_namespace_io(ndns_dev);
+	bool lbl = is_nd_namespace_pmem(ndns_dev) ||
+		   is_nd_namespace_blk(ndns_dev);
 
-	if (!is_nd_namespace_io(dev) && !is_nd_namespace_pmem(dev))
+	if (!is_nd_namespace_io(ndns_dev) && !lbl)
 		return -ENODEV;
-	nsio = to_nd_namespace_io(dev);
-	*start = nsio->res_start;
-	*size = nsio->res_size;
+	if (by == ndns_dev && nsio->claim) {
+		dev_dbg(ndns_dev, "claimed by %s\n", dev_name(nsio->claim));
+		return -EBUSY;
+	}
+	if (by != ndns_dev && nsio->claim != by) {
+		dev_dbg(by, "%s is not claimed by this device\n",
+			dev_name(ndns_dev));
+		return -EBUSY;
+	}
+	if (lbl && !to_nd_namespace_lbl(ndns_dev)->has_uuid) {
+		dev_dbg(ndns_dev, "no uuid: not configured\n");
+		return -ENODEV;
+	}
+	if (by == ndns_dev && nsio->claim_class != ND_CLAIM_NONE &&
+	    !nsio->force_raw) {
+		dev_info(ndns_dev, "reserved for a %s device (holder_class): not attached raw unless force_raw is set\n",
+			 nd_claim_class_names[nsio->claim_class]);
+		return -ENXIO;
+	}
+	if (nsio->res_size < PAGE_SIZE) {
+		dev_dbg(ndns_dev, "%llu bytes: too small to attach\n",
+			nsio->res_size);
+		return -ENXIO;
+	}
+	if (is_nd_namespace_blk(ndns_dev)) {
+		range->start = 0;
+		range->end = nsio->res_size - 1;
+	} else {
+		range->start = nsio->res_start;
+		range->end = nsio->res_start + nsio->res_size - 1;
+	}
 	return 0;
 }
-EXPORT_SYMBOL_GPL(nd_namespace_res);
+EXPORT_SYMBOL_GPL(nd_namespace_common_probe);
 
 /*
  * Label-backed namespaces: PMEM (nstype 5) and BLK (nstype 6).  Attribute
@@ -308,39 +379,6 @@ EXPORT_SYMBOL_GPL(nd_namespace_res);
  */
 
 static struct workqueue_struct *nd_namespace_wq;
-
-/**
- * to_nd_namespace_pmem - the PMEM namespace behind a namespaceR.N device
- * @dev: a PMEM namespace device
- */
-struct nd_namespace_pmem *to_nd_namespace_pmem(struct device *dev)
-{
-	return container_of(to_nd_namespace_lbl(dev), struct nd_namespace_pmem,
-			    lbl);
-}
-EXPORT_SYMBOL_GPL(to_nd_namespace_pmem);
-
-/**
- * to_nd_namespace_blk - the BLK namespace behind a namespaceR.N device
- * @dev: a BLK namespace device
- */
-struct nd_namespace_blk *to_nd_namespace_blk(struct device *dev)
-{
-	return container_of(to_nd_namespace_lbl(dev), struct nd_namespace_blk,
-			    lbl);
-}
-EXPORT_SYMBOL_GPL(to_nd_namespace_blk);
-
-/**
- * to_nd_namespace_lbl - the label-backed part of a PMEM or BLK namespace
- * @dev: a PMEM or BLK namespace device
- */
-struct nd_namespace_lbl *to_nd_namespace_lbl(struct device *dev)
-{
-	return container_of(to_nd_namespace_io(dev), struct nd_namespace_lbl,
-			    nsio);
-}
-EXPORT_SYMBOL_GPL(to_nd_namespace_lbl);
 
 /*
  * Run @op on a label-backed namespace with the device lock and the bus'
@@ -368,12 +406,13 @@ static ssize_t nd_lbl_store(struct device *dev, const char *what,
 	return rc ? rc : len;
 }
 
-/* A new empty seed once the current one holds DPA (reconfig_lock held). */
+/* A new empty seed once @dev, the seed, is used (reconfig_lock held). */
 static void nd_region_advance_seed(struct nd_region *nd_region,
 				   struct device *dev)
 {
 	struct device *seed;
 
+	lockdep_assert_held(&walk_to_nvdimm_bus(dev)->reconfig_lock);
 	if (!nd_region->ns_active || nd_region->ns_seed != dev)
 		return;
 	if (is_nd_namespace_blk(dev))
@@ -388,10 +427,29 @@ static void nd_region_advance_seed(struct nd_region *nd_region,
 	nd_region->ns_seed = seed;
 }
 
+/**
+ * nd_namespace_probe_success - a namespace was just bound to a driver
+ * @dev: the namespace (its device lock is held)
+ *
+ * When it was its region's seed, the region gets a new empty one, as in
+ * v4.2 and 6.1.  Called by the nd bus after a successful probe.
+ */
+void nd_namespace_probe_success(struct device *dev)
+{
+	struct nvdimm_bus *nvdimm_bus = walk_to_nvdimm_bus(dev);
+
+	if (!is_nd_namespace_pmem(dev) && !is_nd_namespace_blk(dev))
+		return;
+	mutex_lock(&nvdimm_bus->reconfig_lock);
+	nd_region_advance_seed(to_nd_region(dev->parent), dev);
+	mutex_unlock(&nvdimm_bus->reconfig_lock);
+}
+
 static void nd_namespace_del_work(struct work_struct *work)
 {
-	struct nd_namespace_lbl *lbl =
-		container_of(work, struct nd_namespace_lbl, del_work);
+	struct nd_namespace_node *node =
+		container_of(work, struct nd_namespace_node, del_work);
+	struct nd_namespace_lbl *lbl = &node->pmem.lbl;
 	struct device *dev = &lbl->nsio.dev;
 	struct nd_region *nd_region = to_nd_region(dev->parent);
 	struct mutex *lock = &walk_to_nvdimm_bus(dev)->reconfig_lock;
@@ -399,10 +457,10 @@ static void nd_namespace_del_work(struct work_struct *work)
 
 	mutex_lock(lock);
 	/* still idle, not the seed, not already gone with its region */
-	unregister = !lbl->unregistered && !lbl->nsio.res_size &&
+	unregister = !node->unregistered && !lbl->nsio.res_size &&
 		     !lbl->has_uuid && nd_region->ns_seed != dev;
 	if (unregister)
-		lbl->unregistered = true;
+		node->unregistered = true;
 	mutex_unlock(lock);
 	if (unregister) {
 		dev_dbg(dev, "deleted: unregistering\n");
@@ -418,12 +476,13 @@ static void nd_namespace_del_work(struct work_struct *work)
 static void nd_namespace_schedule_delete(struct nd_region *nd_region,
 					 struct device *dev)
 {
-	struct nd_namespace_lbl *lbl = to_nd_namespace_lbl(dev);
+	struct nd_namespace_node *node = to_nd_namespace_node(dev);
 
-	if (lbl->nsio.id == 0 || nd_region->ns_seed == dev || lbl->unregistered)
+	if (node->pmem.lbl.nsio.id == 0 || nd_region->ns_seed == dev ||
+	    node->unregistered)
 		return;
 	get_device(dev);
-	if (!queue_work(nd_namespace_wq, &lbl->del_work))
+	if (!queue_work(nd_namespace_wq, &node->del_work))
 		put_device(dev);
 }
 
@@ -456,7 +515,12 @@ static int nd_size_op(struct device *dev, const char *buf, size_t len)
 		lbl->has_uuid = false;
 		uuid_copy(&lbl->uuid, &uuid_null);
 		nd_namespace_schedule_delete(nd_region, dev);
-	} else if (was_empty) {
+	} else if (was_empty && is_nd_namespace_blk(dev)) {
+		/*
+		 * A seed advances when it binds; BLK namespaces cannot bind
+		 * until nd_blk exists, so theirs advances when it gets DPA
+		 * (docs/namespaces.md).
+		 */
 		nd_region_advance_seed(nd_region, dev);
 	}
 	return 0;
@@ -724,16 +788,14 @@ static const struct attribute_group *nd_namespace_lbl_attribute_groups[] = {
 static void nd_namespace_pmem_release(struct device *dev)
 {
 	put_device(dev->parent);
-	kfree(to_nd_namespace_pmem(dev));
+	kfree(to_nd_namespace_node(dev));
 }
 
 static void nd_namespace_blk_release(struct device *dev)
 {
-	struct nd_namespace_blk *nsblk = to_nd_namespace_blk(dev);
-
 	put_device(dev->parent);
-	kfree(nsblk->extents);
-	kfree(nsblk);
+	kfree(to_nd_namespace_blk(dev)->extents);
+	kfree(to_nd_namespace_node(dev));
 }
 
 const struct device_type nd_namespace_pmem_device_type = {
@@ -741,42 +803,36 @@ const struct device_type nd_namespace_pmem_device_type = {
 	.release = nd_namespace_pmem_release,
 	.groups = nd_namespace_lbl_attribute_groups,
 };
+EXPORT_SYMBOL_GPL(nd_namespace_pmem_device_type);
 
 const struct device_type nd_namespace_blk_device_type = {
 	.name = "nd_namespace_blk",
 	.release = nd_namespace_blk_release,
 	.groups = nd_namespace_lbl_attribute_groups,
 };
+EXPORT_SYMBOL_GPL(nd_namespace_blk_device_type);
 
-/**
- * is_nd_namespace_pmem - whether a device is a PMEM namespace
- * @dev: any device
+/*
+ * Register a label-backed namespace (reconfig_lock held): named now, added
+ * from nd_async_domain once the lock is dropped.
  */
-bool is_nd_namespace_pmem(const struct device *dev)
-{
-	return dev->type == &nd_namespace_pmem_device_type;
-}
-EXPORT_SYMBOL_GPL(is_nd_namespace_pmem);
-
-/**
- * is_nd_namespace_blk - whether a device is a BLK namespace
- * @dev: any device
- */
-bool is_nd_namespace_blk(const struct device *dev)
-{
-	return dev->type == &nd_namespace_blk_device_type;
-}
-EXPORT_SYMBOL_GPL(is_nd_namespace_blk);
-
-/* Register a label-backed namespace (reconfig_lock held). */
 static struct device *nd_namespace_lbl_add(struct nd_region *nd_region,
 					   struct nd_namespace_lbl *lbl,
 					   const struct device_type *type)
 {
+	struct device *dev = &lbl->nsio.dev;
+	int rc;
+
 	lockdep_assert_held(&walk_to_nvdimm_bus(&nd_region->dev)->reconfig_lock);
 	lbl->nsio.id = nd_region->ns_next++;
-	INIT_WORK(&lbl->del_work, nd_namespace_del_work);
-	return nd_namespace_register(nd_region, &lbl->nsio, type);
+	INIT_WORK(&to_nd_namespace_node(dev)->del_work, nd_namespace_del_work);
+	rc = nd_namespace_init_dev(nd_region, &lbl->nsio, type);
+	if (rc)
+		return ERR_PTR(rc);
+	get_device(dev);
+	async_schedule_dev_domain(nd_namespace_add_async, dev,
+				  &nd_async_domain);
+	return dev;
 }
 
 /**
@@ -789,11 +845,13 @@ static struct device *nd_namespace_lbl_add(struct nd_region *nd_region,
 struct device *nd_namespace_pmem_create(struct nd_region *nd_region,
 					const struct nd_namespace_pmem *from)
 {
+	struct nd_namespace_node *node;
 	struct nd_namespace_pmem *nspm;
 
-	nspm = kzalloc(sizeof(*nspm), GFP_KERNEL);
-	if (!nspm)
+	node = kzalloc(sizeof(*node), GFP_KERNEL);
+	if (!node)
 		return ERR_PTR(-ENOMEM);
+	nspm = &node->pmem;
 	if (from)
 		*nspm = *from;
 	else
@@ -813,14 +871,16 @@ struct device *nd_namespace_pmem_create(struct nd_region *nd_region,
 struct device *nd_namespace_blk_create(struct nd_region *nd_region,
 				       const struct nd_namespace_blk *from)
 {
+	struct nd_namespace_node *node;
 	struct nd_namespace_blk *nsblk;
 
-	nsblk = kzalloc(sizeof(*nsblk), GFP_KERNEL);
-	if (!nsblk) {
+	node = kzalloc(sizeof(*node), GFP_KERNEL);
+	if (!node) {
 		if (from)
 			kfree(from->extents);
 		return ERR_PTR(-ENOMEM);
 	}
+	nsblk = &node->blk;
 	if (from)
 		*nsblk = *from;
 	return nd_namespace_lbl_add(nd_region, &nsblk->lbl,
@@ -833,11 +893,11 @@ static int nd_namespace_unregister_one(struct device *dev, void *data)
 	bool unregister = true;
 
 	if (!is_nd_namespace_io(dev)) {
-		struct nd_namespace_lbl *lbl = to_nd_namespace_lbl(dev);
+		struct nd_namespace_node *node = to_nd_namespace_node(dev);
 
 		mutex_lock(lock);
-		unregister = !lbl->unregistered;
-		lbl->unregistered = true;
+		unregister = !node->unregistered;
+		node->unregistered = true;
 		mutex_unlock(lock);
 	}
 	if (unregister)
@@ -859,6 +919,8 @@ void nd_region_namespaces_unregister(struct nd_region *nd_region)
 	nd_region->ns_active = false;
 	nd_region->ns_seed = NULL;
 	mutex_unlock(lock);
+	/* no new namespace from now on; the ones in flight are added first */
+	nd_synchronize();
 	device_for_each_child(&nd_region->dev, lock,
 			      nd_namespace_unregister_one);
 	mutex_lock(lock);
@@ -874,5 +936,6 @@ int __init nd_namespace_init(void)
 
 void nd_namespace_exit(void)
 {
+	nd_synchronize();
 	destroy_workqueue(nd_namespace_wq);
 }

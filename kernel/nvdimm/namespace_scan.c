@@ -22,6 +22,7 @@
  * DPA), followed by one empty namespace, the region's seed.
  */
 #include <linux/device.h>
+#include <linux/overflow.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/uuid.h>
@@ -38,6 +39,7 @@ struct nd_scan_label {
 };
 
 struct nd_scan_dimm {
+	struct nd_mapping *m;
 	struct nvdimm *nvdimm;
 	struct nd_scan_label *lab;
 	u32 n, max;
@@ -91,15 +93,28 @@ static int nd_scan_dimm_read(struct nd_region *nd_region,
 	struct nd_scan_copy c = { .d = d, .dev = &nd_region->dev };
 	u32 count = 0, i, j;
 
-	d->state = nvdimm_labels_walk(d->nvdimm, nd_scan_count_fn, &count);
+	d->state = nvdimm_labels_walk(d->m, nd_scan_count_fn, &count);
 	if (d->state != ND_LABELS_VALID || !count)
 		return 0;
 	d->lab = kvcalloc(count, sizeof(*d->lab), GFP_KERNEL);
 	if (!d->lab)
 		return -ENOMEM;
 	d->max = count;
-	d->state = nvdimm_labels_walk(d->nvdimm, nd_scan_copy_fn, &c);
+	d->state = nvdimm_labels_walk(d->m, nd_scan_copy_fn, &c);
 
+	/* a range whose end wraps claims the rest of the DIMM: trust none */
+	for (i = 0; i < d->n; i++) {
+		u64 end;
+
+		if (!check_add_overflow(le64_to_cpu(d->lab[i].l.dpa),
+					le64_to_cpu(d->lab[i].l.rawsize), &end))
+			continue;
+		dev_warn(&nd_region->dev, "%s: label of %pUb (slot %u) claims DPA [%#llx, +%#llx), which wraps: left unclaimed\n",
+			 dev_name(&d->nvdimm->dev), d->lab[i].l.uuid,
+			 d->lab[i].slot, le64_to_cpu(d->lab[i].l.dpa),
+			 le64_to_cpu(d->lab[i].l.rawsize));
+		d->lab[i].conflict = true;
+	}
 	for (i = 0; i < d->n; i++)
 		for (j = i + 1; j < d->n; j++) {
 			struct nd_dpa_range a = nd_scan_range(&d->lab[i]);
@@ -116,6 +131,19 @@ static int nd_scan_dimm_read(struct nd_region *nd_region,
 			d->lab[j].conflict = true;
 		}
 	return 0;
+}
+
+/*
+ * The claim class a label records: v1.2 labels (256 bytes) carry it as
+ * their abstraction GUID, kept as read so that rewrites preserve it.
+ */
+static void nd_scan_claim(const struct nd_scan_label *sl,
+			  struct nd_namespace_lbl *lbl)
+{
+	if (sl->lsize < ND_LSA_LABEL_V12)
+		return;
+	import_guid(&lbl->claim_guid, sl->l.abstraction_guid);
+	lbl->nsio.claim_class = nd_claim_class_of_guid(&lbl->claim_guid);
 }
 
 static bool nd_label_local(const struct nd_scan_label *sl)
@@ -231,6 +259,7 @@ static bool nd_pmem_assemble(struct nd_region *nd_region,
 	ns->lbl.has_uuid = true;
 	memcpy(ns->lbl.alt_name, pos0->l.name, sizeof(ns->lbl.alt_name) - 1);
 	ns->lbl.lbasize = le64_to_cpu(pos0->l.lbasize);
+	nd_scan_claim(pos0, &ns->lbl);
 	ns->dpa_offset = offset;
 	ns->dpa_size = rawsize;
 	ns->lbl.nsio.res_start = nd_region->res_start + offset * ways;
@@ -360,6 +389,7 @@ static int nd_blk_assemble(struct nd_region *nd_region, struct nd_scan_dimm *d,
 	memcpy(ns->lbl.alt_name, d->lab[first].l.name,
 	       sizeof(ns->lbl.alt_name) - 1);
 	ns->lbl.lbasize = le64_to_cpu(d->lab[first].l.lbasize);
+	nd_scan_claim(&d->lab[first], &ns->lbl);
 	return 1;
 }
 
@@ -422,6 +452,7 @@ int nd_region_scan_namespaces(struct nd_region *nd_region)
 		return -ENOMEM;
 	mutex_lock(lock);
 	for (i = 0; i < ways && !rc; i++) {
+		dimms[i].m = &nd_region->mapping[i];
 		dimms[i].nvdimm = nd_region->mapping[i].nvdimm;
 		rc = nd_scan_dimm_read(nd_region, &dimms[i]);
 	}

@@ -11,6 +11,7 @@
 #include <linux/rwsem.h>
 #include <linux/atomic.h>
 #include <linux/xarray.h>
+#include <linux/workqueue.h>
 #include "nd.h"
 #include "label-format.h"
 
@@ -30,12 +31,13 @@ extern const struct attribute_group nd_numa_attribute_group;
  * @cmd_mask: copy of the provider's bus command mask
  * @dev: the ndbusN device, child of the provider's device
  * @id: N in ndbusN / ndctlN; also the minor of /dev/ndctlN
- * @ctl_dev: the ndctlN class device, NULL once torn down
  * @cmd_lock: serialises commands sent to the provider
  * @reconfig_lock: serialises namespace configuration on the whole bus
- *	(attribute writes, DPA allocation, label updates, region scans), so
- *	that regions sharing a DIMM never hand out the same DPA.  Taken
- *	after a namespace's or region's device lock, before a DIMM's.
+ *	(attribute writes, DPA allocation, label updates, region scans and
+ *	activation, DIMM label state publication, userspace label writes),
+ *	so that regions sharing a DIMM never hand out the same DPA and a
+ *	label transaction is never cut.  Taken after any device lock,
+ *	before alive_lock; no device is added or probed under it.
  * @alive_lock: readers are command submitters; the writer is teardown,
  *	which clears @alive so no command reaches a provider that is gone
  * @alive: false once nvdimm_bus_unregister() started
@@ -45,7 +47,6 @@ struct nvdimm_bus {
 	unsigned long cmd_mask;
 	struct device dev;
 	int id;
-	struct device *ctl_dev;
 	struct mutex cmd_lock; /* one provider command at a time */
 	struct mutex reconfig_lock; /* namespace configuration, DPA allocation */
 	struct rw_semaphore alive_lock;
@@ -58,7 +59,6 @@ struct nvdimm_bus {
  * @dev: the nmemN device on the nd bus, /dev/nmemN
  * @id: N in nmemN; also the minor of /dev/nmemN
  * @busy: number of enabled regions mapping this DIMM
- * @alive: false once the bus is being torn down (under bus alive_lock)
  * @cfg_lock: protects @cfg_size / @cfg_xfer / @cfg_valid
  * @cfg_valid: @cfg_size and @cfg_xfer were read from the firmware
  * @cfg_size: label storage area size in bytes
@@ -71,7 +71,6 @@ struct nvdimm {
 	struct device dev;
 	int id;
 	atomic_t busy;
-	bool alive;
 	struct mutex cfg_lock; /* protects cfg_* */
 	bool cfg_valid;
 	u32 cfg_size;
@@ -99,14 +98,21 @@ enum {
  * @lsa: the format view of @data: layout, current and next index block
  * @fresh: layout the kernel gives this DIMM's area when it is blank
  *
- * Allocated with devm on the nmemN device: it lives from probe to the end
- * of unbind.  Readers outside the driver hold the DIMM's device lock.
+ * @kref: the "nvdimm" driver holds one reference while the DIMM is bound,
+ *	every enabled region mapping the DIMM one more (nd_mapping.ndd), so
+ *	a DIMM unbound under an enabled region leaves the region's label
+ *	state intact (as 6.1); a DIMM bound again while a region still holds
+ *	its data gets that same data back, never a second copy
+ *
+ * Published (drvdata, nd_mapping.ndd), read and changed under the bus'
+ * reconfig_lock only: that lock serialises every label transaction.
  */
 struct nvdimm_drvdata {
 	struct device *dev;
 	void *data;
 	struct nd_lsa lsa;
 	enum nd_lsa_version fresh;
+	struct kref kref;
 };
 
 /**
@@ -115,12 +121,15 @@ struct nvdimm_drvdata {
  * @start: first DPA
  * @size: bytes
  * @position: interleave position
+ * @ndd: the DIMM's label state while the region is enabled (a reference),
+ *	NULL otherwise; set and cleared under the bus' reconfig_lock
  */
 struct nd_mapping {
 	struct nvdimm *nvdimm;
 	u64 start;
 	u64 size;
 	int position;
+	struct nvdimm_drvdata *ndd;
 };
 
 /**
@@ -164,13 +173,25 @@ struct nd_region {
 extern const struct device_type nvdimm_device_type;
 extern const struct device_type nd_pmem_device_type;
 extern const struct device_type nd_blk_device_type;
-extern const struct device_type nd_namespace_io_device_type;
-extern const struct device_type nd_namespace_pmem_device_type;
 
 int nd_device_type(const struct device *dev);
-bool is_nvdimm(const struct device *dev);
-bool is_nd_region(const struct device *dev);
-bool is_nd_blk(struct nd_region *nd_region);
+
+static inline bool is_nvdimm(const struct device *dev)
+{
+	return dev->type == &nvdimm_device_type;
+}
+
+static inline bool is_nd_region(const struct device *dev)
+{
+	return dev->type == &nd_pmem_device_type ||
+	       dev->type == &nd_blk_device_type;
+}
+
+static inline bool is_nd_blk(struct nd_region *nd_region)
+{
+	return nd_region->dev.type == &nd_blk_device_type;
+}
+
 struct nvdimm_bus *walk_to_nvdimm_bus(struct device *dev);
 
 /* core.c */
@@ -197,7 +218,9 @@ int nvdimm_set_config_data(struct nvdimm *nvdimm, u32 offset, const void *buf,
 			   u32 len);
 
 /* label.c */
-void nvdimm_labels_load(struct nvdimm *nvdimm, struct nvdimm_drvdata *ndd);
+struct nvdimm_drvdata *nvdimm_labels_load(struct nvdimm *nvdimm);
+void nvdimm_drvdata_put(struct nvdimm_drvdata *ndd);
+struct nvdimm_drvdata *nd_mapping_ndd(struct nd_mapping *m);
 bool nvdimm_cookie_is_v11(struct nvdimm *nvdimm);
 
 /* What a DIMM's label area offers (nvdimm_labels_walk()). */
@@ -250,13 +273,13 @@ struct nd_label_spec {
 	const guid_t *abstraction;
 };
 
-int nvdimm_labels_walk(struct nvdimm *nvdimm,
+int nvdimm_labels_walk(struct nd_mapping *m,
 		       int (*fn)(const struct nd_lsa_label *label, u32 slot,
 				 const struct nd_labels_info *info, void *arg),
 		       void *arg);
 #define ND_LABELS_KEEP_RESERVE	BIT(0)
 #define ND_LABELS_COMMIT_EMPTY	BIT(1)
-int nvdimm_labels_replace(struct nvdimm *nvdimm, const u8 *uuid, bool local,
+int nvdimm_labels_replace(struct nd_mapping *m, const u8 *uuid, bool local,
 			  const struct nd_label_spec *spec, u32 n,
 			  unsigned int flags);
 
@@ -269,8 +292,33 @@ int __init nd_region_driver_init(void);
 void nd_region_driver_exit(void);
 int nd_region_nstype(struct nd_region *nd_region);
 
+/**
+ * struct nd_namespace_node - a PMEM or BLK namespace with the core's
+ *	private state around it (what drivers see is @pmem or @blk)
+ * @unregistered: device_unregister() was called or is scheduled (under
+ *	the bus' reconfig_lock)
+ * @del_work: unregisters a deleted namespace outside its own sysfs write
+ * @pmem: a PMEM namespace
+ * @blk: a BLK namespace (its @lbl is where @pmem's is: both come first)
+ */
+struct nd_namespace_node {
+	bool unregistered;
+	struct work_struct del_work;
+	union {
+		struct nd_namespace_pmem pmem;
+		struct nd_namespace_blk blk;
+	};
+};
+
+static inline struct nd_namespace_node *to_nd_namespace_node(struct device *dev)
+{
+	BUILD_BUG_ON(offsetof(struct nd_namespace_pmem, lbl) ||
+		     offsetof(struct nd_namespace_blk, lbl));
+	return container_of(to_nd_namespace_lbl(dev), struct nd_namespace_node,
+			    pmem.lbl);
+}
+
 /* namespace_devs.c */
-extern const struct device_type nd_namespace_blk_device_type;
 int __init nd_namespace_init(void);
 void nd_namespace_exit(void);
 struct device *nd_namespace_io_create(struct nd_region *nd_region);
@@ -279,6 +327,8 @@ struct device *nd_namespace_pmem_create(struct nd_region *nd_region,
 struct device *nd_namespace_blk_create(struct nd_region *nd_region,
 				       const struct nd_namespace_blk *from);
 void nd_region_namespaces_unregister(struct nd_region *nd_region);
+void nd_namespace_probe_success(struct device *dev);
+void nd_synchronize(void);
 
 /* namespace_scan.c */
 int nd_region_scan_namespaces(struct nd_region *nd_region);
@@ -288,17 +338,21 @@ int nd_region_available(struct nd_region *nd_region, u64 *avail,
 			u64 *max_extent);
 int nd_pmem_resize(struct nd_namespace_pmem *nspm, u64 size);
 int nd_blk_resize(struct nd_namespace_blk *nsblk, u64 size);
+
+/* namespace_label.c */
 /**
  * struct nd_lbl_attrs - the attributes of a namespace its labels record
  *	besides uuid and DPA (what a rewrite must be able to restore)
  * @alt_name: name
  * @lbasize: sector size
- * @claim_class: v1.2 abstraction GUID
+ * @claim_class: the class @claim_guid names
+ * @claim_guid: v1.2 abstraction GUID
  */
 struct nd_lbl_attrs {
 	char alt_name[64];
 	u64 lbasize;
 	enum nd_claim_class claim_class;
+	guid_t claim_guid;
 };
 
 void nd_lbl_attrs_save(struct device *dev, struct nd_lbl_attrs *a);
@@ -307,5 +361,12 @@ int nd_namespace_labels_rewrite(struct device *dev,
 				const struct nd_lbl_attrs *old);
 bool nd_uuid_busy(struct nd_region *nd_region, struct device *self,
 		  const uuid_t *uuid);
+int nd_pmem_labels_update(struct nd_namespace_pmem *nspm, u64 offset,
+			  u64 size, const struct nd_lbl_attrs *old);
+int nd_blk_labels_write(struct nd_namespace_blk *nsblk,
+			const struct nd_dpa_range *ext, u32 n, bool fresh);
+enum nd_claim_class nd_claim_class_of_guid(const guid_t *guid);
+void nd_lbl_set_claim_class(struct nd_namespace_lbl *lbl,
+			    enum nd_claim_class cc);
 
 #endif /* __ND_CORE_H__ */

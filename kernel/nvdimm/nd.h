@@ -7,8 +7,8 @@
 #define __ND_H__
 
 #include <linux/device.h>
+#include <linux/range.h>
 #include <linux/uuid.h>
-#include <linux/workqueue.h>
 #include "libnvdimm.h"
 #include "dpa-range.h"
 
@@ -17,6 +17,7 @@ enum nd_claim_class {
 	ND_CLAIM_BTT,
 	ND_CLAIM_PFN,
 	ND_CLAIM_DAX,
+	ND_CLAIM_UNKNOWN,	/* a v1.2 abstraction GUID we do not know */
 };
 
 /**
@@ -47,9 +48,9 @@ struct nd_namespace_io {
  * @has_uuid: false until a uuid is written (or read from labels)
  * @alt_name: name stored in the labels, NUL terminated
  * @lbasize: sector size, 0 when never set
- * @unregistered: device_unregister() was called or is scheduled (under
- *	the bus' reconfig_lock)
- * @del_work: unregisters a deleted namespace outside its own sysfs write
+ * @claim_guid: v1.2 abstraction GUID the labels record (null: none),
+ *	read back at scan and written back unchanged until holder_class
+ *	is written; @nsio.claim_class is the class it names
  *
  * Fields change under the device lock and the bus' reconfig_lock.
  */
@@ -59,8 +60,7 @@ struct nd_namespace_lbl {
 	bool has_uuid;
 	char alt_name[64];
 	u64 lbasize;
-	bool unregistered;
-	struct work_struct del_work;
+	guid_t claim_guid;
 };
 
 /**
@@ -127,15 +127,53 @@ void nd_driver_unregister(struct nd_device_driver *nd_drv);
 #define MODULE_ALIAS_ND_DEVICE(type) \
 	MODULE_ALIAS("nd:t" __stringify(type) "*")
 
-bool is_nd_namespace_io(const struct device *dev);
-bool is_nd_namespace_pmem(const struct device *dev);
-bool is_nd_namespace_blk(const struct device *dev);
-struct nd_namespace_pmem *to_nd_namespace_pmem(struct device *dev);
-struct nd_namespace_blk *to_nd_namespace_blk(struct device *dev);
-struct nd_namespace_lbl *to_nd_namespace_lbl(struct device *dev);
-int nd_namespace_res(struct device *dev, u64 *start, u64 *size);
+extern const struct device_type nd_namespace_io_device_type;
+extern const struct device_type nd_namespace_pmem_device_type;
+extern const struct device_type nd_namespace_blk_device_type;
+
+static inline bool is_nd_namespace_io(const struct device *dev)
+{
+	return dev->type == &nd_namespace_io_device_type;
+}
+
+static inline bool is_nd_namespace_pmem(const struct device *dev)
+{
+	return dev->type == &nd_namespace_pmem_device_type;
+}
+
+static inline bool is_nd_namespace_blk(const struct device *dev)
+{
+	return dev->type == &nd_namespace_blk_device_type;
+}
+
+/* Every namespace type starts with struct nd_namespace_io. */
+static inline struct nd_namespace_io *to_nd_namespace_io(struct device *dev)
+{
+	return container_of(dev, struct nd_namespace_io, dev);
+}
+
+/* PMEM and BLK namespaces only */
+static inline struct nd_namespace_lbl *to_nd_namespace_lbl(struct device *dev)
+{
+	return container_of(to_nd_namespace_io(dev), struct nd_namespace_lbl,
+			    nsio);
+}
+
+static inline struct nd_namespace_pmem *to_nd_namespace_pmem(struct device *dev)
+{
+	return container_of(to_nd_namespace_lbl(dev), struct nd_namespace_pmem,
+			    lbl);
+}
+
+static inline struct nd_namespace_blk *to_nd_namespace_blk(struct device *dev)
+{
+	return container_of(to_nd_namespace_lbl(dev), struct nd_namespace_blk,
+			    lbl);
+}
+
+int nd_namespace_common_probe(struct device *ndns_dev, struct device *by,
+			      struct range *range);
 bool nd_region_read_only(struct device *ndns_dev);
-struct nd_namespace_io *to_nd_namespace_io(struct device *dev);
 const char *nd_namespace_disk_name(struct device *ndns_dev, char *name,
 				   size_t len);
 

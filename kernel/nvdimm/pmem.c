@@ -168,28 +168,15 @@ static int pmem_attach_disk(struct device *dev, u64 start, u64 size)
 
 static int nd_pmem_probe(struct device *dev)
 {
-	struct nd_namespace_io *nsio;
-	u64 start, size;
+	struct range range;
 	int rc;
 
-	rc = nd_namespace_res(dev, &start, &size);
+	if (!is_nd_namespace_io(dev) && !is_nd_namespace_pmem(dev))
+		return -ENODEV;
+	rc = nd_namespace_common_probe(dev, dev, &range);
 	if (rc)
 		return rc;
-	/* both namespace types share the claim state (struct nd_namespace_io) */
-	nsio = to_nd_namespace_io(dev);
-	if (nsio->claim) {
-		dev_dbg(dev, "claimed by %s\n", dev_name(nsio->claim));
-		return -EBUSY;
-	}
-	if (size < PAGE_SIZE) {
-		dev_dbg(dev, "%llu bytes: too small to attach\n", size);
-		return -ENXIO;
-	}
-	if (is_nd_namespace_pmem(dev) && !to_nd_namespace_pmem(dev)->lbl.has_uuid) {
-		dev_dbg(dev, "no uuid: not configured\n");
-		return -ENODEV;
-	}
-	return pmem_attach_disk(dev, start, size);
+	return pmem_attach_disk(dev, range.start, range_len(&range));
 }
 
 static void nd_pmem_notify(struct device *dev, enum nvdimm_event event)

@@ -8,14 +8,51 @@
 #include <linux/device.h>
 #include "nd-core.h"
 
+/*
+ * Mark the DIMMs active and take hold of their label state, under the
+ * lock that label writes from userspace (SET_CONFIG_DATA) check "active"
+ * under and the kernel's own label transactions run under.
+ */
+static void nd_region_activate(struct nd_region *nd_region)
+{
+	struct mutex *lock = &walk_to_nvdimm_bus(&nd_region->dev)->reconfig_lock;
+	int i;
+
+	mutex_lock(lock);
+	for (i = 0; i < nd_region->ndr_mappings; i++) {
+		struct nd_mapping *m = &nd_region->mapping[i];
+
+		atomic_inc(&m->nvdimm->busy);
+		m->ndd = dev_get_drvdata(&m->nvdimm->dev);
+		if (m->ndd)
+			kref_get(&m->ndd->kref);
+	}
+	mutex_unlock(lock);
+}
+
+static void nd_region_deactivate(struct nd_region *nd_region)
+{
+	struct mutex *lock = &walk_to_nvdimm_bus(&nd_region->dev)->reconfig_lock;
+	int i;
+
+	mutex_lock(lock);
+	for (i = 0; i < nd_region->ndr_mappings; i++) {
+		struct nd_mapping *m = &nd_region->mapping[i];
+
+		nvdimm_drvdata_put(m->ndd);
+		m->ndd = NULL;
+		atomic_dec(&m->nvdimm->busy);
+	}
+	mutex_unlock(lock);
+}
+
 static int nd_region_probe(struct device *dev)
 {
 	struct nd_region *nd_region = to_nd_region(dev);
 	struct device *ns;
-	int i, rc = 0;
+	int rc = 0;
 
-	for (i = 0; i < nd_region->ndr_mappings; i++)
-		atomic_inc(&nd_region->mapping[i].nvdimm->busy);
+	nd_region_activate(nd_region);
 
 	if (nd_region_nstype(nd_region) == ND_DEVICE_NAMESPACE_IO) {
 		ns = nd_namespace_io_create(nd_region);
@@ -31,19 +68,16 @@ static int nd_region_probe(struct device *dev)
 			nd_region_namespaces_unregister(nd_region);
 	}
 	if (rc)
-		for (i = 0; i < nd_region->ndr_mappings; i++)
-			atomic_dec(&nd_region->mapping[i].nvdimm->busy);
+		nd_region_deactivate(nd_region);
 	return rc;
 }
 
 static void nd_region_remove(struct device *dev)
 {
 	struct nd_region *nd_region = to_nd_region(dev);
-	int i;
 
 	nd_region_namespaces_unregister(nd_region);
-	for (i = 0; i < nd_region->ndr_mappings; i++)
-		atomic_dec(&nd_region->mapping[i].nvdimm->busy);
+	nd_region_deactivate(nd_region);
 }
 
 static struct nd_device_driver nd_region_driver = {

@@ -139,12 +139,11 @@ static ssize_t set_cookie_show(struct device *dev,
 			       struct device_attribute *attr, char *buf)
 {
 	struct nd_region *nd_region = to_nd_region(dev);
-	struct nvdimm *first = nd_region->mapping[0].nvdimm;
 	u64 cookie;
 
 	/* the cookie that labels on the first DIMM carry (see there) */
-	cookie = nvdimm_cookie_is_v11(first) ? nd_region->nd_set->cookie1 :
-					       nd_region->nd_set->cookie2;
+	cookie = nvdimm_cookie_is_v11(nd_region->mapping[0].nvdimm) ?
+		 nd_region->nd_set->cookie1 : nd_region->nd_set->cookie2;
 	return sysfs_emit(buf, "%#llx\n", cookie);
 }
 static DEVICE_ATTR_RO(set_cookie);
@@ -214,6 +213,8 @@ static ssize_t namespace_seed_show(struct device *dev,
 	struct mutex *lock = &walk_to_nvdimm_bus(dev)->reconfig_lock;
 	ssize_t rc;
 
+	/* the seed named here exists in sysfs by the time it is read */
+	nd_synchronize();
 	mutex_lock(lock);
 	if (nd_region->ns_seed)
 		rc = sysfs_emit(buf, "%s\n", dev_name(nd_region->ns_seed));
@@ -506,25 +507,6 @@ const struct device_type nd_blk_device_type = {
 	.release = nd_region_release,
 	.groups = nd_region_attribute_groups,
 };
-
-/**
- * is_nd_region - whether a device is a regionN device (PMEM or BLK)
- * @dev: any device
- */
-bool is_nd_region(const struct device *dev)
-{
-	return dev->type == &nd_pmem_device_type ||
-		dev->type == &nd_blk_device_type;
-}
-
-/**
- * is_nd_blk - whether a region is a BLK (aperture) region
- * @nd_region: the region
- */
-bool is_nd_blk(struct nd_region *nd_region)
-{
-	return nd_region->dev.type == &nd_blk_device_type;
-}
 
 static int nd_region_check_desc(struct nvdimm_bus *nvdimm_bus,
 				struct nd_region_desc *desc, bool blk)
