@@ -888,8 +888,10 @@ static int nt_map_set(struct nfit_test *t, int s)
 	return nfit_test_res_add(res);
 }
 
-static void nt_free(struct nfit_test *t)
+/* devres action: runs after nfit's own teardown, so nothing maps it */
+static void nt_free(void *data)
 {
+	struct nfit_test *t = data;
 	int i, s;
 
 	nfit_test_res_del(&t->flush);
@@ -946,6 +948,13 @@ static int nt_alloc(struct nfit_test *t)
 	}
 	for (i = 0; i < topo->nr_dimms; i++)
 		nt_dimm_init(t, i);
+	/*
+	 * Registered before acpi_nfit_init() adds the bus teardown, so run
+	 * after it: the mock memory outlives every mapping of it.
+	 */
+	rc = devm_add_action_or_reset(&t->pdev->dev, nt_free, t);
+	if (rc)
+		return rc;
 
 	for (i = 0; i < topo->nr_dimms; i++) {
 		struct nt_dimm *d = &t->dimm[i];
@@ -1045,8 +1054,9 @@ static void nt_debugfs_init(struct nfit_test *t)
 		nt_debugfs_dimm(t, &t->dimm[i]);
 }
 
-static void nt_debugfs_exit(struct nfit_test *t)
+static void nt_debugfs_exit(void *data)
 {
+	struct nfit_test *t = data;
 	int i;
 
 	for (i = 0; i < t->topo->nr_dimms; i++)
@@ -1072,14 +1082,14 @@ static int nfit_test_probe(struct platform_device *pdev)
 	t->pdev = pdev;
 	t->topo = &nt_topo[pdev->id];
 	t->next_phys = NFIT_TEST_PHYS_BASE + pdev->id * NT_BUS_SPAN;
-	platform_set_drvdata(pdev, t);
 
+	/* all teardown is devres, in reverse: debugfs, nfit, the mock */
 	rc = nt_alloc(t);
 	if (!rc)
 		rc = nt_build_nfit(t, &b);
 	if (rc) {
 		dev_err(dev, "cannot set up the mock platform: %d\n", rc);
-		goto err;
+		goto out;
 	}
 
 	acpi_desc = &t->acpi_desc;
@@ -1091,35 +1101,23 @@ static int nfit_test_probe(struct platform_device *pdev)
 	rc = acpi_nfit_init(acpi_desc, b.buf, b.len);
 	if (rc) {
 		dev_err(dev, "acpi_nfit_init: %d\n", rc);
-		goto err;
+		goto out;
 	}
-	kfree(b.buf);
 
 	nt_debugfs_init(t);
+	rc = devm_add_action_or_reset(dev, nt_debugfs_exit, t);
+	if (rc)
+		goto out;
 	dev_dbg(dev, "%d DIMMs, %d PM ranges, mock addresses from %#llx\n",
 		t->topo->nr_dimms, t->topo->nr_sets,
 		NFIT_TEST_PHYS_BASE + pdev->id * NT_BUS_SPAN);
-	return 0;
-
-err:
+out:
 	kfree(b.buf);
-	nt_free(t);
 	return rc;
-}
-
-static int nfit_test_remove(struct platform_device *pdev)
-{
-	struct nfit_test *t = platform_get_drvdata(pdev);
-
-	nt_debugfs_exit(t);
-	acpi_nfit_shutdown(&t->acpi_desc);
-	nt_free(t);
-	return 0;
 }
 
 static struct platform_driver nfit_test_driver = {
 	.probe = nfit_test_probe,
-	.remove = nfit_test_remove,
 	.driver = {
 		.name = "nfit_test",
 	},
