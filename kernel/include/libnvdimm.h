@@ -131,6 +131,10 @@ struct nd_interleave_set {
  * @provider_data: opaque pointer for the provider
  * @numa_node: NUMA node of the range
  * @target_node: memory target node, NUMA_NO_NODE when unknown
+ * @align: initial namespace size granularity (the region's ``align``
+ *	attribute): a multiple of PAGE_SIZE x @num_mappings, a power of 2
+ *	per DIMM, at most the region's size.  0 takes the core's default,
+ *	6.1's: 16 MiB (times the ways when they do not divide it).
  */
 struct nd_region_desc {
 	struct resource *res;
@@ -141,6 +145,7 @@ struct nd_region_desc {
 	void *provider_data;
 	int numa_node;
 	int target_node;
+	unsigned long align;
 };
 
 struct nvdimm_bus *nvdimm_bus_register(struct device *parent,

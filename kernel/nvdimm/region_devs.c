@@ -62,7 +62,10 @@ int nd_region_nstype(struct nd_region *nd_region)
 	return ND_DEVICE_NAMESPACE_IO;
 }
 
-/* Default namespace size granularity, as the 6.1 ABI reports it. */
+/*
+ * Default namespace size granularity, as the 6.1 ABI reports it, for a
+ * provider that does not choose one (nd_region_desc.align == 0).
+ */
 static unsigned long nd_region_default_align(struct nd_region *nd_region)
 {
 	unsigned long align = SZ_16M;
@@ -270,6 +273,17 @@ static ssize_t align_show(struct device *dev, struct device_attribute *attr,
 	return sysfs_emit(buf, "%#lx\n", to_nd_region(dev)->align);
 }
 
+/*
+ * The one rule for a region's align, from a provider or a user: a
+ * power of 2 per DIMM, a whole number of pages per DIMM, at most the
+ * region's size.
+ */
+static bool nd_align_valid(unsigned long align, u32 ways, u64 size)
+{
+	return align && !(align % (PAGE_SIZE * ways)) &&
+	       is_power_of_2(align / ways) && align <= size;
+}
+
 static ssize_t align_store(struct device *dev, struct device_attribute *attr,
 			   const char *buf, size_t len)
 {
@@ -283,8 +297,7 @@ static ssize_t align_store(struct device *dev, struct device_attribute *attr,
 		dev_dbg(dev, "align: not a number\n");
 		return rc;
 	}
-	if (!val || val % (PAGE_SIZE * ways) || !is_power_of_2(val / ways) ||
-	    val > nd_region->res_size) {
+	if (!nd_align_valid(val, ways, nd_region->res_size)) {
 		dev_dbg(dev, "align %#lx: must be a power of 2 per DIMM, a multiple of %lu, at most the region size\n",
 			val, PAGE_SIZE * ways);
 		return -EINVAL;
@@ -508,10 +521,19 @@ const struct device_type nd_blk_device_type = {
 	.groups = nd_region_attribute_groups,
 };
 
+/*
+ * What the provider describes must be usable as is: the core maps,
+ * allocates and labels in pages, so every address range a region is
+ * made of starts and ends on a page boundary (6.1 refuses misaligned
+ * mappings the same way).
+ */
 static int nd_region_check_desc(struct nvdimm_bus *nvdimm_bus,
 				struct nd_region_desc *desc, bool blk)
 {
+	const char *kind = blk ? "BLK" : "PMEM";
 	struct device *dev = &nvdimm_bus->dev;
+	u32 ways = max_t(u32, 1, desc->num_mappings);
+	u64 size;
 	int i;
 
 	if (blk && desc->num_mappings != 1) {
@@ -521,6 +543,11 @@ static int nd_region_check_desc(struct nvdimm_bus *nvdimm_bus,
 	}
 	if (!blk && (!desc->res || !resource_size(desc->res))) {
 		dev_err(dev, "PMEM region without an address range\n");
+		return -EINVAL;
+	}
+	if (!blk && (desc->res->start | resource_size(desc->res)) % PAGE_SIZE) {
+		dev_err(dev, "PMEM region %pr: start or size not %lu-byte aligned\n",
+			desc->res, PAGE_SIZE);
 		return -EINVAL;
 	}
 	if (desc->num_mappings > 32) {
@@ -533,10 +560,21 @@ static int nd_region_check_desc(struct nvdimm_bus *nvdimm_bus,
 
 		if (!m->nvdimm || !m->size ||
 		    walk_to_nvdimm_bus(&m->nvdimm->dev) != nvdimm_bus) {
-			dev_err(dev, "%s region: bad mapping %d\n",
-				blk ? "BLK" : "PMEM", i);
+			dev_err(dev, "%s region: bad mapping %d\n", kind, i);
 			return -EINVAL;
 		}
+		if ((m->start | m->size) % PAGE_SIZE) {
+			dev_err(dev, "%s region: mapping %d (%s DPA %#llx, %#llx bytes) not %lu-byte aligned\n",
+				kind, i, dev_name(&m->nvdimm->dev), m->start,
+				m->size, PAGE_SIZE);
+			return -EINVAL;
+		}
+	}
+	size = blk ? desc->mapping[0].size : resource_size(desc->res);
+	if (desc->align && !nd_align_valid(desc->align, ways, size)) {
+		dev_err(dev, "%s region: align %#lx must be a power of 2 per DIMM, a multiple of %lu, at most the region size\n",
+			kind, desc->align, PAGE_SIZE * ways);
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -592,7 +630,7 @@ static struct nd_region *nd_region_create(struct nvdimm_bus *nvdimm_bus,
 		if (test_bit(NDD_UNARMED, &m->nvdimm->desc.flags))
 			nd_region->ro = true;
 	}
-	nd_region->align = nd_region_default_align(nd_region);
+	nd_region->align = desc->align ?: nd_region_default_align(nd_region);
 
 	device_initialize(&nd_region->dev);
 	nd_region->dev.parent = &nvdimm_bus->dev;

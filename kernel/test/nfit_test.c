@@ -30,8 +30,13 @@
  *                reaching DPA [0, 32M): one BLK region per DIMM)
  *     labels     NT_LABEL_SIZE per DIMM, max_xfer NT_MAX_XFER
  *     flush      one hint per DIMM
- *   nfit_test.1  1 DIMM (handle 0), no block window, no label commands
+ *   nfit_test.1  1 DIMM (handle 0), no block window, no label commands;
+ *                its memory device map reports the DIMM lost its data
+ *                (save, restore and flush failed, not armed)
  *     SPA 1      PM, 1-way: DPA [0, 32M) of DIMM 0             = 32 MiB
+ *
+ *   Both are the v4.2 era's platform: a PMEM namespace's size need only
+ *   be a multiple of PAGE_SIZE x ways (each region's initial align).
  *
  *   guest memory: 5 x 32 MiB of media + 4 x 128 KiB of labels.
  */
@@ -106,6 +111,7 @@ struct nt_pm_set {
  *	ranges, a BDW structure)
  * @flush: every DIMM has a flush hint
  * @cmds: DIMM commands the mock firmware answers (ND_CMD_* bits)
+ * @mem_flags: state flags (ACPI_NFIT_MEM_*) of every memory device map
  */
 struct nt_topology {
 	u8 nr_dimms;
@@ -115,6 +121,7 @@ struct nt_topology {
 	bool blk;
 	bool flush;
 	unsigned long cmds;
+	u16 mem_flags;
 };
 
 static const struct nt_topology nt_topo[] = {
@@ -146,6 +153,10 @@ static const struct nt_topology nt_topo[] = {
 			{ .ways = 1, .dimm = { 0 }, .dpa = 0,
 			  .size = NT_DIMM_SIZE },
 		},
+		/* as v4.2's nfit_test.1: a DIMM whose data was lost */
+		.mem_flags = ACPI_NFIT_MEM_SAVE_FAILED |
+			ACPI_NFIT_MEM_RESTORE_FAILED |
+			ACPI_NFIT_MEM_FLUSH_FAILED | ACPI_NFIT_MEM_NOT_ARMED,
 	},
 };
 
@@ -161,6 +172,19 @@ MODULE_PARM_DESC(short_cmds, "nfit_test.0 DIMM i: ND_CMD_* bits that return 16 b
 static unsigned long corrupt_cmds[NT_MAX_DIMMS];
 module_param_array(corrupt_cmds, ulong, NULL, 0444);
 MODULE_PARM_DESC(corrupt_cmds, "nfit_test.0 DIMM i: ND_CMD_* bits whose data is corrupted from load on");
+
+/* What nfit_test.1's table gets wrong at its next bind (firmware bugs). */
+enum {
+	NT_MISALIGN_NONE,
+	NT_MISALIGN_DPA,	/* memory device map: DPA + 512 */
+	NT_MISALIGN_MAP_SIZE,	/* memory device map: size - 512 */
+	NT_MISALIGN_SPA_START,	/* SPA range: address + 512 (a page shorter) */
+	NT_MISALIGN_SPA_SIZE,	/* SPA range: length - 512 */
+};
+
+static unsigned int misalign;
+module_param(misalign, uint, 0644);
+MODULE_PARM_DESC(misalign, "nfit_test.1's NFIT, from its next bind: 1 DPA, 2 mapping size, 3 range address, 4 range length off a page boundary (0: none)");
 
 struct nfit_test;
 
@@ -595,6 +619,7 @@ static int nt_add_memdev(struct nt_nfit *b, const struct nt_map *m)
 	memdev->region_offset = m->offset;
 	memdev->address = m->dpa;
 	memdev->interleave_ways = m->ways;
+	memdev->flags = m->dimm->t->topo->mem_flags;
 	return 0;
 }
 
@@ -720,6 +745,41 @@ static int nt_build_subtables(struct nfit_test *t, struct nt_nfit *b)
 	return rc;
 }
 
+/* The misalign knob: nfit_test.1's range or mapping off a page boundary. */
+static void nt_misalign(struct nfit_test *t, struct nt_nfit *b)
+{
+	unsigned int how = READ_ONCE(misalign);
+	struct acpi_nfit_system_address *spa;
+	struct acpi_nfit_memory_map *memdev;
+	struct acpi_nfit_header *hdr;
+	u32 off;
+
+	if (t->pdev->id != 1 || how == NT_MISALIGN_NONE)
+		return;
+	for (off = sizeof(struct acpi_table_nfit); off < b->len;
+	     off += hdr->length) {
+		hdr = (struct acpi_nfit_header *)(b->buf + off);
+		spa = (struct acpi_nfit_system_address *)hdr;
+		memdev = (struct acpi_nfit_memory_map *)hdr;
+		if (hdr->type == ACPI_NFIT_TYPE_SYSTEM_ADDRESS &&
+		    how == NT_MISALIGN_SPA_START) {
+			spa->address += 512;
+			spa->length -= PAGE_SIZE;
+		} else if (hdr->type == ACPI_NFIT_TYPE_SYSTEM_ADDRESS &&
+			   how == NT_MISALIGN_SPA_SIZE) {
+			spa->length -= 512;
+		} else if (hdr->type == ACPI_NFIT_TYPE_MEMORY_MAP &&
+			   how == NT_MISALIGN_DPA) {
+			memdev->address += 512;
+		} else if (hdr->type == ACPI_NFIT_TYPE_MEMORY_MAP &&
+			   how == NT_MISALIGN_MAP_SIZE) {
+			memdev->region_size -= 512;
+		}
+	}
+	dev_info(&t->pdev->dev, "misalign %u: the table describes a misaligned %s\n",
+		 how, how <= NT_MISALIGN_MAP_SIZE ? "mapping" : "range");
+}
+
 /* Build the NFIT of @t into @b; the caller frees @b->buf. */
 static int nt_build_nfit(struct nfit_test *t, struct nt_nfit *b)
 {
@@ -751,6 +811,7 @@ static int nt_build_nfit(struct nfit_test *t, struct nt_nfit *b)
 	rc = nt_build_subtables(t, b);
 	if (rc)
 		return rc;
+	nt_misalign(t, b);
 
 	nfit = (struct acpi_table_nfit *)b->buf;
 	memcpy(nfit->header.signature, ACPI_SIG_NFIT,
@@ -888,8 +949,10 @@ static int nt_map_set(struct nfit_test *t, int s)
 	return nfit_test_res_add(res);
 }
 
-static void nt_free(struct nfit_test *t)
+/* devres action: runs after nfit's own teardown, so nothing maps it */
+static void nt_free(void *data)
 {
+	struct nfit_test *t = data;
 	int i, s;
 
 	nfit_test_res_del(&t->flush);
@@ -946,6 +1009,13 @@ static int nt_alloc(struct nfit_test *t)
 	}
 	for (i = 0; i < topo->nr_dimms; i++)
 		nt_dimm_init(t, i);
+	/*
+	 * Registered before acpi_nfit_init() adds the bus teardown, so run
+	 * after it: the mock memory outlives every mapping of it.
+	 */
+	rc = devm_add_action_or_reset(&t->pdev->dev, nt_free, t);
+	if (rc)
+		return rc;
 
 	for (i = 0; i < topo->nr_dimms; i++) {
 		struct nt_dimm *d = &t->dimm[i];
@@ -1045,8 +1115,9 @@ static void nt_debugfs_init(struct nfit_test *t)
 		nt_debugfs_dimm(t, &t->dimm[i]);
 }
 
-static void nt_debugfs_exit(struct nfit_test *t)
+static void nt_debugfs_exit(void *data)
 {
+	struct nfit_test *t = data;
 	int i;
 
 	for (i = 0; i < t->topo->nr_dimms; i++)
@@ -1072,14 +1143,14 @@ static int nfit_test_probe(struct platform_device *pdev)
 	t->pdev = pdev;
 	t->topo = &nt_topo[pdev->id];
 	t->next_phys = NFIT_TEST_PHYS_BASE + pdev->id * NT_BUS_SPAN;
-	platform_set_drvdata(pdev, t);
 
+	/* all teardown is devres, in reverse: debugfs, nfit, the mock */
 	rc = nt_alloc(t);
 	if (!rc)
 		rc = nt_build_nfit(t, &b);
 	if (rc) {
 		dev_err(dev, "cannot set up the mock platform: %d\n", rc);
-		goto err;
+		goto out;
 	}
 
 	acpi_desc = &t->acpi_desc;
@@ -1088,38 +1159,28 @@ static int nfit_test_probe(struct platform_device *pdev)
 	acpi_desc->nd_desc.ndctl = nfit_test_ctl;
 	/* ndctl finds the mock buses by provider "nfit_test.N" */
 	acpi_desc->nd_desc.provider_name = dev_name(dev);
+	/* v4.2: a PMEM namespace is a multiple of PAGE_SIZE x ways */
+	acpi_desc->pmem_align = PAGE_SIZE;
 	rc = acpi_nfit_init(acpi_desc, b.buf, b.len);
 	if (rc) {
 		dev_err(dev, "acpi_nfit_init: %d\n", rc);
-		goto err;
+		goto out;
 	}
-	kfree(b.buf);
 
 	nt_debugfs_init(t);
+	rc = devm_add_action_or_reset(dev, nt_debugfs_exit, t);
+	if (rc)
+		goto out;
 	dev_dbg(dev, "%d DIMMs, %d PM ranges, mock addresses from %#llx\n",
 		t->topo->nr_dimms, t->topo->nr_sets,
 		NFIT_TEST_PHYS_BASE + pdev->id * NT_BUS_SPAN);
-	return 0;
-
-err:
+out:
 	kfree(b.buf);
-	nt_free(t);
 	return rc;
-}
-
-static int nfit_test_remove(struct platform_device *pdev)
-{
-	struct nfit_test *t = platform_get_drvdata(pdev);
-
-	nt_debugfs_exit(t);
-	acpi_nfit_shutdown(&t->acpi_desc);
-	nt_free(t);
-	return 0;
 }
 
 static struct platform_driver nfit_test_driver = {
 	.probe = nfit_test_probe,
-	.remove = nfit_test_remove,
 	.driver = {
 		.name = "nfit_test",
 	},

@@ -70,11 +70,14 @@ got=$(grep -o '"provider":"[^"]*"' $NVT_OUT/nt-coexist.json | sort | tr '\n' ' '
 expect_eq "ndctl list: three buses" "$got" \
 	'"provider":"ACPI.NFIT" "provider":"nfit_test.0" "provider":"nfit_test.1" '
 qverify "with nfit_test loaded"
-# the mock pmem device works too
-mp=$(nt_blockdev $(ls -d $(nt_bus 1)/region*/namespace* | head -n 1))
+# the mock pmem device works too (its DIMM is not armed: the region is
+# read-only until a user says otherwise)
+mns=$(ls -d $(nt_bus 1)/region*/namespace* | head -n 1)
+mp=$(nt_blockdev $mns)
+echo 0 > $(dirname $mns)/read_only
 if [ -n "$mp" ] && nvt-pattern write /dev/$mp 0 4M 77 > /dev/null 2>&1 &&
 	nvt-pattern verify /dev/$mp 0 4M 77 > /dev/null 2>&1; then
-	ok "mock pmem /dev/$mp: 4 MiB written and verified"
+	ok "mock pmem /dev/$mp (read_only 0 written): 4 MiB written and verified"
 else
 	nok "mock pmem '$mp' I/O failed"
 fi

@@ -340,7 +340,7 @@ ns_log_since | grep -E 'nmem|region|namespace' | head -n 10 | sed 's/^/# dmesg: 
 
 ns_phase "(b) platform rebind"
 # (b) the whole bus: the nfit_test.0 platform device unbound from its driver
-# and bound again (acpi_nfit_shutdown, then a new NFIT walk, new DIMM and
+# and bound again (nfit's devres teardown, then a new NFIT walk, new DIMM and
 # region devices)
 PD=/sys/bus/platform/drivers/nfit_test
 ns_mark

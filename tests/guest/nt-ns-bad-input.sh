@@ -187,7 +187,7 @@ U_S0=bad00000-0000-4000-8000-0000000005e0
 U_SB=bad00000-0000-4000-8000-0000000005eb
 good "region0 seed takes a uuid" $S0/uuid $U_S0
 good "BLK seed takes a uuid" $SB/uuid $U_SB
-bad "size 4 MiB, not a multiple of region0's align 16 MiB" $S0/size $((4 * MiB)) "$EINVAL"
+bad "size 4 KiB, not a multiple of region0's align 8 KiB (4 KiB x 2 ways)" $S0/size 4096 "$EINVAL"
 bad "size 16 MiB + 4 KiB on region0" $S0/size $((16 * MiB + 4096)) "$EINVAL"
 bad "size 6 KiB on a BLK region (4 KiB granularity)" $SB/size 6144 "$EINVAL"
 bad "size 4 MiB + 512 on a BLK region" $SB/size $((4 * MiB + 512)) "$EINVAL"

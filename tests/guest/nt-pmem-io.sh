@@ -2,7 +2,9 @@
 # of the mock range; the bytes land in the DIMM's media at the DPA the
 # NFIT says (debugfs nfit_test/nfit_test.1/dimm0/media).  And the flush
 # hints of nfit_test.0 are the mock registers the region's deep_flush
-# writes.
+# writes.  nfit_test.1's DIMM is not armed, so its region starts
+# read-only (nt-v42 tests that): made writable here as a user would, by
+# writing read_only 0, and left read-only again at the end.
 . /nvt/lib.sh
 . /nvt/nfit_test.inc
 
@@ -16,6 +18,9 @@ if [ -z "$dev" ] || [ ! -b /dev/$dev ]; then
 	exit 0
 fi
 expect_eq "/dev/$dev size" "$(blockdev --getsize64 /dev/$dev)" $NT_DIMM_SIZE
+r=$(dirname $ns)
+expect_eq "${r##*/}/read_only 1 (unarmed DIMM), 0 written" \
+	"$(cat $r/read_only) $(echo 0 > $r/read_only && cat $r/read_only /sys/block/$dev/ro | tr '\n' ' ')" "1 0 0 "
 
 # extents: start, unaligned sector run, a page-crossing span, the end
 fail=
@@ -50,7 +55,6 @@ else
 fi
 
 # read-only region: writes refused, reads fine
-r=$(dirname $ns)
 echo 1 > $r/read_only
 if dd if=/dev/zero of=/dev/$dev bs=4096 count=1 seek=2048 oflag=direct 2> /dev/null; then
 	nok "write to /dev/$dev succeeded with ${r##*/}/read_only 1"
@@ -59,6 +63,7 @@ else
 fi
 echo 0 > $r/read_only
 check "/dev/$dev still holds its data" nvt-pattern verify /dev/$dev 8M 2M 42
+echo 1 > $r/read_only
 
 # flush hints of nfit_test.0: deep_flush writes the hint of every DIMM
 # of the region and of no other DIMM

@@ -586,21 +586,15 @@ static int cmp_offset_bytes(const void *a, const void *b)
 		      sizeof(x->v12.region_offset));
 }
 
+/* Fletcher-64 of the first @elem_size bytes of each element, in @buf. */
 static u64 nfit_set_cookie(const struct nfit_set_elem *e, int n,
-			   size_t elem_size)
+			   size_t elem_size, u8 *buf)
 {
-	u8 *buf;
-	u64 cookie;
 	int i;
 
-	buf = kcalloc(n, elem_size, GFP_KERNEL);
-	if (!buf)
-		return 0;
 	for (i = 0; i < n; i++)
 		memcpy(buf + i * elem_size, &e[i].v12, elem_size);
-	cookie = nd_fletcher64(buf, n * elem_size, false);
-	kfree(buf);
-	return cookie;
+	return nd_fletcher64(buf, n * elem_size, false);
 }
 
 /*
@@ -615,11 +609,15 @@ static int nfit_init_interleave_set(struct nd_region_desc *ndr_desc,
 	struct nd_interleave_set *nd_set;
 	struct nfit_set_elem *e;
 	size_t v11 = 16, v12 = sizeof(e->v12);
+	u8 *buf;
 
+	/* every allocation up front: no cookie can come out of a failed one */
 	e = kcalloc(n, sizeof(*e), GFP_KERNEL);
+	buf = kcalloc(n, v12, GFP_KERNEL);
 	nd_set = kzalloc(sizeof(*nd_set), GFP_KERNEL);
-	if (!e || !nd_set) {
+	if (!e || !buf || !nd_set) {
 		kfree(e);
+		kfree(buf);
 		kfree(nd_set);
 		return -ENOMEM;
 	}
@@ -639,10 +637,10 @@ static int nfit_init_interleave_set(struct nd_region_desc *ndr_desc,
 	/* the v1.1 element is the first 16 bytes with the tail zeroed */
 	for (i = 0; i < n; i++)
 		memset((u8 *)&e[i].v12 + 12, 0, v12 - 12);
-	nd_set->altcookie = nfit_set_cookie(e, n, v11);
+	nd_set->altcookie = nfit_set_cookie(e, n, v11, buf);
 
 	sort(e, n, sizeof(*e), cmp_offset, NULL);
-	nd_set->cookie1 = nfit_set_cookie(e, n, v11);
+	nd_set->cookie1 = nfit_set_cookie(e, n, v11, buf);
 	for (i = 0; i < n; i++) {
 		const struct acpi_nfit_control_region *dcr = mems[e[i].idx]->dcr;
 
@@ -651,9 +649,10 @@ static int nfit_init_interleave_set(struct nd_region_desc *ndr_desc,
 		e[i].v12.location = dcr->manufacturing_location;
 		ndr_desc->mapping[e[i].idx].position = i;
 	}
-	nd_set->cookie2 = nfit_set_cookie(e, n, v12);
+	nd_set->cookie2 = nfit_set_cookie(e, n, v12, buf);
 
 	ndr_desc->nd_set = nd_set;
+	kfree(buf);
 	kfree(e);
 	return 0;
 }
@@ -745,6 +744,8 @@ static int nfit_register_pmem_region(struct acpi_nfit_desc *acpi_desc,
 	ndr_desc.num_mappings = i;
 	ndr_desc.attr_groups = acpi_nfit_region_groups;
 	ndr_desc.provider_data = (void *)spa;
+	if (i)
+		ndr_desc.align = acpi_desc->pmem_align * i;
 	if (spa->flags & ACPI_NFIT_PROXIMITY_VALID) {
 		ndr_desc.numa_node = pxm_to_online_node(spa->proximity_domain);
 		ndr_desc.target_node = pxm_to_node(spa->proximity_domain);
@@ -833,12 +834,23 @@ static int nfit_register_regions(struct acpi_nfit_desc *acpi_desc)
 	return 0;
 }
 
+static void acpi_nfit_unregister(void *data)
+{
+	struct acpi_nfit_desc *acpi_desc = data;
+
+	nvdimm_bus_unregister(acpi_desc->nvdimm_bus);
+	acpi_desc->nvdimm_bus = NULL;
+}
+
 /**
  * acpi_nfit_init - parse an NFIT and register its bus, DIMMs and regions
  * @acpi_desc: descriptor with ->dev set; ->nd_desc.ndctl may be preset by
  *	a provider that answers commands itself (nfit_test)
  * @nfit: the table
  * @len: bytes available at @nfit
+ *
+ * Everything is torn down through devres when ->dev unbinds: the bus
+ * first, then the mappings and iomem ranges, then the table copy.
  *
  * Returns 0 or a negative errno; on error nothing stays registered.
  */
@@ -879,23 +891,17 @@ int acpi_nfit_init(struct acpi_nfit_desc *acpi_desc, const void *nfit,
 	if (!rc)
 		rc = nfit_register_regions(acpi_desc);
 	if (rc) {
-		nvdimm_bus_unregister(acpi_desc->nvdimm_bus);
-		acpi_desc->nvdimm_bus = NULL;
+		acpi_nfit_unregister(acpi_desc);
+		return rc;
 	}
-	return rc;
+	/*
+	 * Added last, so that it runs first when @dev unbinds: the bus with
+	 * every DIMM, region and namespace on it is gone before the devm
+	 * entries above unmap the flush hints and remove the iomem ranges.
+	 */
+	return devm_add_action_or_reset(dev, acpi_nfit_unregister, acpi_desc);
 }
 EXPORT_SYMBOL_GPL(acpi_nfit_init);
-
-/**
- * acpi_nfit_shutdown - unregister everything acpi_nfit_init() registered
- * @acpi_desc: the descriptor
- */
-void acpi_nfit_shutdown(struct acpi_nfit_desc *acpi_desc)
-{
-	nvdimm_bus_unregister(acpi_desc->nvdimm_bus);
-	acpi_desc->nvdimm_bus = NULL;
-}
-EXPORT_SYMBOL_GPL(acpi_nfit_shutdown);
 
 static int acpi_nfit_add(struct acpi_device *adev)
 {
@@ -916,16 +922,9 @@ static int acpi_nfit_add(struct acpi_device *adev)
 	}
 	acpi_desc->dev = &adev->dev;
 	acpi_desc->adev = adev;
-	dev_set_drvdata(&adev->dev, acpi_desc);
 	rc = acpi_nfit_init(acpi_desc, tbl, tbl->length);
 	acpi_put_table(tbl);
 	return rc;
-}
-
-static int acpi_nfit_remove(struct acpi_device *adev)
-{
-	acpi_nfit_shutdown(dev_get_drvdata(&adev->dev));
-	return 0;
 }
 
 static const struct acpi_device_id acpi_nfit_ids[] = {
@@ -939,7 +938,7 @@ static struct acpi_driver acpi_nfit_driver = {
 	.ids = acpi_nfit_ids,
 	.ops = {
 		.add = acpi_nfit_add,
-		.remove = acpi_nfit_remove,
+		/* no .remove: acpi_nfit_init() left the teardown to devres */
 	},
 };
 

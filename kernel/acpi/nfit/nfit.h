@@ -62,6 +62,10 @@ struct nfit_mem {
  * @bus_dsm_mask: root _DSM functions the firmware reports
  * @dimm_cmd_mask: when non-zero, the DIMM commands every DIMM of a bus
  *	without ACPI _DSM supports (a mock bus that answers them itself)
+ * @pmem_align: when non-zero, the namespace size granularity per DIMM of
+ *	every PMEM region: a region's initial align is this times its
+ *	interleave ways (a mock bus of the v4.2 era: PAGE_SIZE).  0, as on
+ *	ACPI firmware, keeps the core's default (6.1's)
  */
 struct acpi_nfit_desc {
 	struct nvdimm_bus_descriptor nd_desc;
@@ -72,6 +76,7 @@ struct acpi_nfit_desc {
 	struct list_head dimms;
 	unsigned long bus_dsm_mask;
 	unsigned long dimm_cmd_mask;
+	unsigned long pmem_align;
 };
 
 static inline struct acpi_nfit_desc *to_acpi_nfit_desc(struct nvdimm_bus_descriptor *nd_desc)
@@ -81,6 +86,5 @@ static inline struct acpi_nfit_desc *to_acpi_nfit_desc(struct nvdimm_bus_descrip
 
 int acpi_nfit_init(struct acpi_nfit_desc *acpi_desc, const void *nfit,
 		   u32 len);
-void acpi_nfit_shutdown(struct acpi_nfit_desc *acpi_desc);
 
 #endif /* __NFIT_H__ */
