@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The nd bus type, its drivers, and the nvdimm_bus object (ndbusN) with
- * its control device ndctlN (/dev/ndctlN).
+ * its control device ndctlN (/dev/ndctlN).  Their sysfs ABI:
+ * docs/ABI/testing/sysfs-bus-nd.
  *
  * Teardown order matters for the control paths: nvdimm_bus_unregister()
  * first marks the bus dead under alive_lock (no command reaches the

@@ -3,7 +3,8 @@
  * libnvdimm module entry and helpers shared by every device type: the
  * common sysfs attributes (modalias, devtype, numa_node) and the parsers
  * that give every store the same tolerance for ndctl's writes (a trailing
- * newline and a terminating NUL inside the count).
+ * newline and a terminating NUL inside the count).  Those conventions:
+ * docs/ABI/README.
  */
 #include <linux/module.h>
 #include <linux/device.h>

@@ -2,6 +2,7 @@
 /*
  * DIMM devices: nmemN on the nd bus, with the control node /dev/nmemN
  * ("dimmctl" major, minor = N) that carries DIMM command ioctls.
+ * ABI: docs/ABI/testing/sysfs-bus-nd (nmemX), dev-ndctl (/dev/nmemX).
  */
 #include <linux/module.h>
 #include <linux/device.h>

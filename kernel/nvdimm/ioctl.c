@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Command passthrough: the ioctls of /dev/ndctlN (bus commands) and
- * /dev/nmemN (DIMM commands).
+ * /dev/nmemN (DIMM commands), documented in docs/ABI/testing/dev-ndctl.
  *
  * The user buffer is an envelope: all input fields, then all output
  * fields.  Its size is not in the ioctl number (two header generations

@@ -360,13 +360,13 @@ static bool nvdimm_label_is_of(const struct nd_lsa_label *l, const u8 *uuid,
  *	changes, as 6.1 does for every attribute write on a PMEM namespace
  *	that has a uuid but no DPA
  *
- * One transaction (media-formats §2.8): the new labels go to the lowest
- * free slots of the next index block, the slots of the namespace's
- * current live labels are freed in it, and writing that block is the
- * commit point.  A blank area is given both index blocks first; a
- * damaged one (no valid index, but not blank) is refused, nothing is
- * written.  Deleting (@n 0) from an area without a valid index is a
- * no-op.  Returns 0, -ENXIO (DIMM not
+ * One transaction (docs/namespaces.md, "Label updates"): the new labels
+ * go to the lowest free slots of the next index block, the slots of the
+ * namespace's current live labels are freed in it, and writing that
+ * block is the commit point.  A blank area is given both index blocks
+ * first; a damaged one (no valid index, but not blank) is refused,
+ * nothing is written.  Deleting (@n 0) from an area without a valid
+ * index is a no-op.  Returns 0, -ENXIO (DIMM not
  * enabled, no label area, damaged index), -ENOSPC (slots), or the label
  * write's error; on error the current index on media and in memory is
  * the one before the call.

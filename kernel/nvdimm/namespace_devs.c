@@ -4,7 +4,8 @@
  * is label-less: it covers its region's whole range and exists as long as
  * the region is enabled.  PMEM and BLK namespaces are described by labels
  * (namespace_scan.c assembles them, dpa.c allocates their DPA and writes
- * their labels); they are configured through the attributes here.
+ * their labels); they are configured through the attributes here,
+ * documented in docs/ABI/testing/sysfs-bus-nd (namespaceX.Y).
  */
 #include <linux/module.h>
 #include <linux/async.h>

@@ -2,6 +2,7 @@
 /*
  * Region devices (regionN): a PMEM region is one system-physical address
  * range and the DIMM contributions (mappings) interleaved behind it.
+ * Their sysfs ABI: docs/ABI/testing/sysfs-bus-nd (regionX).
  */
 #include <linux/module.h>
 #include <linux/device.h>

@@ -3,7 +3,8 @@
  * nfit.ko: binds the ACPI0012 NVDIMM root device, reads the NFIT, and
  * registers with libnvdimm one bus, a DIMM per NFIT device handle and a
  * PMEM region per persistent-memory SPA range.  DIMM commands are sent to
- * the DIMM's _DSM (Intel function set, as QEMU implements it).
+ * the DIMM's _DSM (Intel function set, as QEMU implements it).  The
+ * nfit/ attributes: docs/ABI/testing/sysfs-bus-nfit.
  *
  * The table walk and every validation of the firmware's table live in
  * table.c (host-testable); this file only turns the validated table into
