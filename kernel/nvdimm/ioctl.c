@@ -102,6 +102,21 @@ static int nd_cmd_sizes(const struct nd_cmd_layout *l, const void *hdr,
 	return 0;
 }
 
+/*
+ * Whether the provider can take a command: -ENXIO once the bus is going
+ * away (nd_desc may be gone), -ENOTTY when it has no command hook.  The
+ * caller holds alive_lock for reading.
+ */
+static int nd_provider_ready(struct nvdimm_bus *nvdimm_bus)
+{
+	lockdep_assert_held_read(&nvdimm_bus->alive_lock);
+	if (!nvdimm_bus->alive)
+		return -ENXIO;
+	if (!nvdimm_bus->nd_desc->ndctl)
+		return -ENOTTY;
+	return 0;
+}
+
 /* Call the provider; the caller holds alive_lock for reading. */
 static int nd_call_provider(struct nvdimm_bus *nvdimm_bus,
 			    struct nvdimm *nvdimm, unsigned int cmd, void *buf,
@@ -110,9 +125,9 @@ static int nd_call_provider(struct nvdimm_bus *nvdimm_bus,
 	struct nvdimm_bus_descriptor *nd_desc = nvdimm_bus->nd_desc;
 	int rc;
 
-	lockdep_assert_held_read(&nvdimm_bus->alive_lock);
-	if (!nvdimm_bus->alive)
-		return -ENXIO;
+	rc = nd_provider_ready(nvdimm_bus);
+	if (rc)
+		return rc;
 	mutex_lock(&nvdimm_bus->cmd_lock);
 	rc = nd_desc->ndctl(nd_desc, nvdimm, cmd, buf, len, cmd_rc);
 	mutex_unlock(&nvdimm_bus->cmd_lock);
@@ -128,6 +143,9 @@ static int __nvdimm_config_limits(struct nvdimm_bus *nvdimm_bus,
 
 	if (!test_bit(ND_CMD_GET_CONFIG_SIZE, &nvdimm->desc.cmd_mask))
 		return -ENOTTY;
+	rc = nd_provider_ready(nvdimm_bus);
+	if (rc)
+		return rc;
 
 	mutex_lock(&nvdimm->cfg_lock);
 	if (nvdimm->cfg_valid) {
@@ -162,8 +180,8 @@ static int __nvdimm_config_limits(struct nvdimm_bus *nvdimm_bus,
  * @nvdimm: the DIMM
  *
  * Returns 0 with nvdimm->cfg_size / cfg_xfer valid, -ENOTTY when the DIMM
- * has no label commands, -ENXIO when the bus is going away, or the error
- * of the firmware call.
+ * has no label commands or the provider no command hook, -ENXIO when the
+ * bus is going away, or the error of the firmware call.
  */
 int nvdimm_config_limits(struct nvdimm *nvdimm)
 {
@@ -203,8 +221,8 @@ int nvdimm_get_config_data(struct nvdimm *nvdimm, void *buf, u32 offset,
 	u32 chunk, n;
 	int rc, cmd_rc;
 
-	if (!nvdimm_bus->nd_desc->ndctl ||
-	    !test_bit(ND_CMD_GET_CONFIG_DATA, &nvdimm->desc.cmd_mask))
+	/* nvdimm_config_limits() answers -ENOTTY for a provider without hook */
+	if (!test_bit(ND_CMD_GET_CONFIG_DATA, &nvdimm->desc.cmd_mask))
 		return -ENOTTY;
 	rc = nvdimm_config_limits(nvdimm);
 	if (rc)
@@ -270,8 +288,8 @@ int nvdimm_set_config_data(struct nvdimm *nvdimm, u32 offset, const void *buf,
 	u32 chunk, n;
 	int rc, cmd_rc;
 
-	if (!nvdimm_bus->nd_desc->ndctl ||
-	    !test_bit(ND_CMD_SET_CONFIG_DATA, &nvdimm->desc.cmd_mask))
+	/* nvdimm_config_limits() answers -ENOTTY for a provider without hook */
+	if (!test_bit(ND_CMD_SET_CONFIG_DATA, &nvdimm->desc.cmd_mask))
 		return -ENOTTY;
 	rc = nvdimm_config_limits(nvdimm);
 	if (rc)
@@ -393,6 +411,14 @@ long nd_cmd_submit(struct nvdimm_bus *nvdimm_bus, struct nvdimm *nvdimm,
 
 	if (_IOC_TYPE(ioctl_cmd) != ND_IOCTL)
 		return -ENOTTY;
+	down_read(&nvdimm_bus->alive_lock);
+	rc = nd_provider_ready(nvdimm_bus);
+	up_read(&nvdimm_bus->alive_lock);
+	if (rc) {
+		dev_dbg(dev, "command %u: %s\n", cmd, rc == -ENOTTY ?
+			"provider has no command hook" : "bus going away");
+		return rc;
+	}
 	l = nd_cmd_layout(nvdimm, cmd);
 	mask = nvdimm ? nvdimm->desc.cmd_mask : nvdimm_bus->cmd_mask;
 	if (!l || !test_bit(cmd, &mask)) {
