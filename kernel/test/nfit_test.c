@@ -96,6 +96,10 @@ struct nt_pm_set {
 	u64 size;
 };
 
+/* the label commands (nfit_test.0), what the mock firmware knows */
+#define NT_LABEL_CMDS	(BIT(ND_CMD_DIMM_FLAGS) | BIT(ND_CMD_GET_CONFIG_SIZE) | \
+			 BIT(ND_CMD_GET_CONFIG_DATA) | BIT(ND_CMD_SET_CONFIG_DATA))
+
 /**
  * struct nt_topology - what one nfit_test.N describes
  * @nr_dimms: DIMMs
@@ -135,9 +139,7 @@ static const struct nt_topology nt_topo[] = {
 		},
 		.blk = true,
 		.flush = true,
-		.cmds = BIT(ND_CMD_DIMM_FLAGS) | BIT(ND_CMD_GET_CONFIG_SIZE) |
-			BIT(ND_CMD_GET_CONFIG_DATA) |
-			BIT(ND_CMD_SET_CONFIG_DATA),
+		.cmds = NT_LABEL_CMDS,
 	}, {
 		.nr_dimms = 1,
 		.handle = { NFIT_DIMM_HANDLE(0, 0, 0, 0, 0) },
@@ -250,20 +252,6 @@ struct nfit_test {
 
 static struct platform_device *nt_pdev[NT_NR_BUSES];
 static struct dentry *nt_debugfs;
-
-static const char *const nt_cmd_name[] = {
-	[ND_CMD_DIMM_FLAGS] = "flags",
-	[ND_CMD_GET_CONFIG_SIZE] = "get_size",
-	[ND_CMD_GET_CONFIG_DATA] = "get_data",
-	[ND_CMD_SET_CONFIG_DATA] = "set_data",
-};
-
-static const char *nt_name(unsigned int cmd)
-{
-	if (cmd < ARRAY_SIZE(nt_cmd_name) && nt_cmd_name[cmd])
-		return nt_cmd_name[cmd];
-	return "?";
-}
 
 /* commands */
 
@@ -466,7 +454,7 @@ static int nfit_test_ctl(struct nvdimm_bus_descriptor *nd_desc,
 	out = nt_out_offset(cmd, buf, buf_len);
 	if (out < 0) {
 		dev_dbg(dev, "%s: envelope of %u bytes does not hold the command\n",
-			nt_name(cmd), buf_len);
+			nvdimm_cmd_name(cmd), buf_len);
 		return out;
 	}
 	out_len = buf_len - out;
@@ -478,11 +466,11 @@ static int nfit_test_ctl(struct nvdimm_bus_descriptor *nd_desc,
 			int rc = -(int)min_t(u32, d->fail_errno, MAX_ERRNO);
 
 			dev_info_ratelimited(dev, "nfit_test: injected failure: %s returns %d\n",
-					     nt_name(cmd), rc);
+					     nvdimm_cmd_name(cmd), rc);
 			return rc;
 		}
 		dev_info_ratelimited(dev, "nfit_test: injected failure: %s firmware status %#x\n",
-				     nt_name(cmd), d->fail_status);
+				     nvdimm_cmd_name(cmd), d->fail_status);
 		put_unaligned(d->fail_status, (u32 *)(buf + out));
 		*cmd_rc = d->fail_status ? -EIO : 0;
 		return out_len - sizeof(u32);
@@ -495,13 +483,13 @@ static int nfit_test_ctl(struct nvdimm_bus_descriptor *nd_desc,
 		memset(buf + out + (out_len - residual) - w, 0, w);
 		residual += w;
 		dev_info_ratelimited(dev, "nfit_test: injected short transfer: %s withholds %u bytes\n",
-				     nt_name(cmd), w);
+				     nvdimm_cmd_name(cmd), w);
 	}
 	if (faults & NT_FAULT_CORRUPT)
 		dev_info_ratelimited(dev, "nfit_test: injected corruption: %s\n",
-				     nt_name(cmd));
+				     nvdimm_cmd_name(cmd));
 	if (status) {
-		dev_dbg(dev, "%s: firmware status %#x\n", nt_name(cmd), status);
+		dev_dbg(dev, "%s: firmware status %#x\n", nvdimm_cmd_name(cmd), status);
 		*cmd_rc = -EIO;
 	}
 	return residual;
@@ -984,13 +972,13 @@ static int nt_alloc(struct nfit_test *t)
 static int nt_stats_show(struct seq_file *m, void *unused)
 {
 	struct nt_dimm *d = m->private;
+	unsigned long cmds = NT_LABEL_CMDS;
 	unsigned int cmd;
 
 	seq_puts(m, "command calls faults\n");
-	for (cmd = 0; cmd < ARRAY_SIZE(nt_cmd_name); cmd++)
-		if (nt_cmd_name[cmd])
-			seq_printf(m, "%s %llu %llu\n", nt_cmd_name[cmd],
-				   d->calls[cmd], d->faults[cmd]);
+	for_each_set_bit(cmd, &cmds, ND_CMD_CALL + 1)
+		seq_printf(m, "%s %llu %llu\n", nvdimm_cmd_name(cmd),
+			   d->calls[cmd], d->faults[cmd]);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(nt_stats);
