@@ -295,7 +295,6 @@ struct nvdimm_bus *nvdimm_bus_register(struct device *parent,
 		device_del(&nvdimm_bus->dev);
 		goto err_put;
 	}
-	nvdimm_bus->ctl_dev = ctl;
 	dev_dbg(&nvdimm_bus->dev, "registered for %s\n", dev_name(parent));
 	return nvdimm_bus;
 
@@ -338,7 +337,6 @@ void nvdimm_bus_unregister(struct nvdimm_bus *nvdimm_bus)
 	up_write(&nvdimm_bus->alive_lock);
 
 	device_destroy(nd_class, MKDEV(nvdimm_bus_major, id));
-	nvdimm_bus->ctl_dev = NULL;
 
 	/* Regions first: they pin DIMMs and own the namespaces. */
 	device_for_each_child(&nvdimm_bus->dev, NULL, region_unregister);

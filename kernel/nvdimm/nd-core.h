@@ -30,7 +30,6 @@ extern const struct attribute_group nd_numa_attribute_group;
  * @cmd_mask: copy of the provider's bus command mask
  * @dev: the ndbusN device, child of the provider's device
  * @id: N in ndbusN / ndctlN; also the minor of /dev/ndctlN
- * @ctl_dev: the ndctlN class device, NULL once torn down
  * @cmd_lock: serialises commands sent to the provider
  * @reconfig_lock: serialises namespace configuration on the whole bus
  *	(attribute writes, DPA allocation, label updates, region scans), so
@@ -45,7 +44,6 @@ struct nvdimm_bus {
 	unsigned long cmd_mask;
 	struct device dev;
 	int id;
-	struct device *ctl_dev;
 	struct mutex cmd_lock; /* one provider command at a time */
 	struct mutex reconfig_lock; /* namespace configuration, DPA allocation */
 	struct rw_semaphore alive_lock;
