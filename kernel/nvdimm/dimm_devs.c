@@ -14,20 +14,6 @@
 static int nvdimm_major;
 static DEFINE_XARRAY_ALLOC(nvdimm_xa);
 
-/* Command names as ndctl parses them from nmemN/commands. */
-static const char *const nd_dimm_cmd_names[] = {
-	[ND_CMD_SMART] = "smart",
-	[ND_CMD_SMART_THRESHOLD] = "smart_thresh",
-	[ND_CMD_DIMM_FLAGS] = "flags",
-	[ND_CMD_GET_CONFIG_SIZE] = "get_size",
-	[ND_CMD_GET_CONFIG_DATA] = "get_data",
-	[ND_CMD_SET_CONFIG_DATA] = "set_data",
-	[ND_CMD_VENDOR_EFFECT_LOG_SIZE] = "effect_size",
-	[ND_CMD_VENDOR_EFFECT_LOG] = "effect_log",
-	[ND_CMD_VENDOR] = "vendor",
-	[ND_CMD_CALL] = "cmd_call",
-};
-
 /**
  * to_nvdimm - the DIMM behind an nmemN device
  * @dev: an nmemN device
@@ -75,10 +61,11 @@ static ssize_t commands_show(struct device *dev, struct device_attribute *attr,
 	ssize_t len = 0;
 	int cmd;
 
+	/* uapi names, as bus.c's commands_show() */
 	for_each_set_bit(cmd, &mask, BITS_PER_LONG)
-		if (cmd < ARRAY_SIZE(nd_dimm_cmd_names) && nd_dimm_cmd_names[cmd])
+		if (strcmp(nvdimm_cmd_name(cmd), "unknown"))
 			len += sysfs_emit_at(buf, len, "%s ",
-					     nd_dimm_cmd_names[cmd]);
+					     nvdimm_cmd_name(cmd));
 	len += sysfs_emit_at(buf, len, "\n");
 	return len;
 }

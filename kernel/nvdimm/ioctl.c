@@ -21,6 +21,12 @@
  * write is checked and issued under the bus' reconfig_lock: the lock a
  * region's activation and the kernel's own label transactions hold, so
  * neither can slip in between the check and the write.
+ *
+ * ND_CMD_CALL (struct nd_cmd_pkg) passes a firmware function through.
+ * Before any package reaches the provider, nd_call_allowed() refuses the
+ * functions userspace must not send (6.1's list), and the answer comes
+ * back as the uapi header describes it: nd_fw_size is what the firmware
+ * produced, of which at most nd_size_out bytes are returned.
  */
 #include <linux/device.h>
 #include <linux/slab.h>
@@ -105,6 +111,21 @@ static int nd_cmd_sizes(const struct nd_cmd_layout *l, const void *hdr,
 	return 0;
 }
 
+/*
+ * Whether the provider can take a command: -ENXIO once the bus is going
+ * away (nd_desc may be gone), -ENOTTY when it has no command hook.  The
+ * caller holds alive_lock for reading.
+ */
+static int nd_provider_ready(struct nvdimm_bus *nvdimm_bus)
+{
+	lockdep_assert_held_read(&nvdimm_bus->alive_lock);
+	if (!nvdimm_bus->alive)
+		return -ENXIO;
+	if (!nvdimm_bus->nd_desc->ndctl)
+		return -ENOTTY;
+	return 0;
+}
+
 /* Call the provider; the caller holds alive_lock for reading. */
 static int nd_call_provider(struct nvdimm_bus *nvdimm_bus,
 			    struct nvdimm *nvdimm, unsigned int cmd, void *buf,
@@ -113,9 +134,9 @@ static int nd_call_provider(struct nvdimm_bus *nvdimm_bus,
 	struct nvdimm_bus_descriptor *nd_desc = nvdimm_bus->nd_desc;
 	int rc;
 
-	lockdep_assert_held_read(&nvdimm_bus->alive_lock);
-	if (!nvdimm_bus->alive)
-		return -ENXIO;
+	rc = nd_provider_ready(nvdimm_bus);
+	if (rc)
+		return rc;
 	mutex_lock(&nvdimm_bus->cmd_lock);
 	rc = nd_desc->ndctl(nd_desc, nvdimm, cmd, buf, len, cmd_rc);
 	mutex_unlock(&nvdimm_bus->cmd_lock);
@@ -131,6 +152,9 @@ static int __nvdimm_config_limits(struct nvdimm_bus *nvdimm_bus,
 
 	if (!test_bit(ND_CMD_GET_CONFIG_SIZE, &nvdimm->desc.cmd_mask))
 		return -ENOTTY;
+	rc = nd_provider_ready(nvdimm_bus);
+	if (rc)
+		return rc;
 
 	mutex_lock(&nvdimm->cfg_lock);
 	if (nvdimm->cfg_valid) {
@@ -165,8 +189,8 @@ static int __nvdimm_config_limits(struct nvdimm_bus *nvdimm_bus,
  * @nvdimm: the DIMM
  *
  * Returns 0 with nvdimm->cfg_size / cfg_xfer valid, -ENOTTY when the DIMM
- * has no label commands, -ENXIO when the bus is going away, or the error
- * of the firmware call.
+ * has no label commands or the provider no command hook, -ENXIO when the
+ * bus is going away, or the error of the firmware call.
  */
 int nvdimm_config_limits(struct nvdimm *nvdimm)
 {
@@ -206,8 +230,8 @@ int nvdimm_get_config_data(struct nvdimm *nvdimm, void *buf, u32 offset,
 	u32 chunk, n;
 	int rc, cmd_rc;
 
-	if (!nvdimm_bus->nd_desc->ndctl ||
-	    !test_bit(ND_CMD_GET_CONFIG_DATA, &nvdimm->desc.cmd_mask))
+	/* nvdimm_config_limits() answers -ENOTTY for a provider without hook */
+	if (!test_bit(ND_CMD_GET_CONFIG_DATA, &nvdimm->desc.cmd_mask))
 		return -ENOTTY;
 	rc = nvdimm_config_limits(nvdimm);
 	if (rc)
@@ -273,8 +297,8 @@ int nvdimm_set_config_data(struct nvdimm *nvdimm, u32 offset, const void *buf,
 	u32 chunk, n;
 	int rc, cmd_rc;
 
-	if (!nvdimm_bus->nd_desc->ndctl ||
-	    !test_bit(ND_CMD_SET_CONFIG_DATA, &nvdimm->desc.cmd_mask))
+	/* nvdimm_config_limits() answers -ENOTTY for a provider without hook */
+	if (!test_bit(ND_CMD_SET_CONFIG_DATA, &nvdimm->desc.cmd_mask))
 		return -ENOTTY;
 	rc = nvdimm_config_limits(nvdimm);
 	if (rc)
@@ -370,6 +394,84 @@ static int nd_check_label_xfer(struct nvdimm_bus *nvdimm_bus,
 	return 0;
 }
 
+/*
+ * Function numbers of the passthrough families (uapi NVDIMM_FAMILY_*,
+ * NVDIMM_BUS_FAMILY_*) that 6.1 keeps from userspace.  DIMM families:
+ * Intel functions 19-28 are the security set (get security state, set /
+ * disable passphrase, unlock, freeze lock, secure erase, overwrite, query
+ * overwrite, set master passphrase, master secure erase) and 29-30
+ * firmware activation (DIMM info, arm); the Intel set has no function
+ * above 31.  Function 6 writes the label area in the Intel and HPE1 sets
+ * (MSFT and HYPERV define none; 6.1 treats function 6 of every family as
+ * a label write).  Bus families: only NVDIMM_BUS_FAMILY_NFIT passes; the
+ * Intel bus family is firmware activation (functions 1, 2).
+ */
+#define ND_INTEL_FUNC_MAX	31
+#define ND_INTEL_DENY_FUNCS	GENMASK_ULL(30, 19)
+#define ND_FUNC_LABEL_WRITE	6
+
+/**
+ * nd_call_allowed - may userspace pass this function through to firmware?
+ * @dimm: a DIMM command (else a bus command)
+ * @family: nd_cmd_pkg.nd_family
+ * @func: nd_cmd_pkg.nd_command
+ * @active: the DIMM is mapped by an enabled region
+ * @why: set to the reason when refused
+ *
+ * Pure: looks at its arguments only.  Returns 0, -EINVAL for a family
+ * the uapi does not define, -EOPNOTSUPP for a function that must not come
+ * from userspace, -EBUSY for a label write while the kernel owns labels.
+ */
+static int nd_call_allowed(bool dimm, u64 family, u64 func, bool active,
+			   const char **why)
+{
+	if (family > (dimm ? NVDIMM_FAMILY_MAX : NVDIMM_BUS_FAMILY_MAX)) {
+		*why = "unknown family";
+		return -EINVAL;
+	}
+	if (!dimm) {
+		if (family == NVDIMM_BUS_FAMILY_NFIT)
+			return 0;
+		*why = "firmware activation";
+		return -EOPNOTSUPP;
+	}
+	if (family == NVDIMM_FAMILY_INTEL &&
+	    (func > ND_INTEL_FUNC_MAX || ND_INTEL_DENY_FUNCS & BIT_ULL(func))) {
+		*why = func > ND_INTEL_FUNC_MAX ? "no such function" :
+			"security or firmware activation";
+		return -EOPNOTSUPP;
+	}
+	if (func == ND_FUNC_LABEL_WRITE && active) {
+		*why = "label write while the DIMM is active";
+		return -EBUSY;
+	}
+	return 0;
+}
+
+/*
+ * After an ND_CMD_CALL: put the request header back as the user sent it,
+ * except for nd_fw_size, the provider's answer; return how many bytes go
+ * back to the user: header, input, and the output the firmware filled,
+ * never more than nd_size_out (the uapi lets nd_fw_size exceed it, so the
+ * caller learns the size it needs).
+ */
+static u64 nd_call_copy_back(struct device *dev, void *buf,
+			     const struct nd_cmd_pkg *req)
+{
+	struct nd_cmd_pkg *pkg = buf;
+	u32 fw_size = pkg->nd_fw_size;
+
+	memcpy(pkg, req, sizeof(*pkg));
+	pkg->nd_fw_size = fw_size;
+	if (fw_size > req->nd_size_out) {
+		dev_dbg(dev, "call %llu.%llu: firmware answered %u bytes, %u returned\n",
+			req->nd_family, req->nd_command, fw_size,
+			req->nd_size_out);
+		fw_size = req->nd_size_out;
+	}
+	return sizeof(*pkg) + (u64)req->nd_size_in + fw_size;
+}
+
 /**
  * nd_cmd_submit - run one ioctl command against a bus or a DIMM
  * @nvdimm_bus: the bus
@@ -379,7 +481,8 @@ static int nd_check_label_xfer(struct nvdimm_bus *nvdimm_bus,
  * @read_only: the file was opened without write access
  *
  * Returns what the provider returned (0, or the number of output bytes
- * it did not fill) or a negative errno.
+ * it did not fill) or a negative errno; 0 for ND_CMD_CALL, whose header
+ * says in nd_fw_size how much output there is.
  */
 long nd_cmd_submit(struct nvdimm_bus *nvdimm_bus, struct nvdimm *nvdimm,
 		   unsigned int ioctl_cmd, void __user *arg, bool read_only)
@@ -388,15 +491,24 @@ long nd_cmd_submit(struct nvdimm_bus *nvdimm_bus, struct nvdimm *nvdimm,
 	unsigned long mask;
 	unsigned int cmd = _IOC_NR(ioctl_cmd);
 	const struct nd_cmd_layout *l;
-	u8 hdr[sizeof(struct nd_cmd_pkg)];
-	u64 in_len, out_len, unserved = 0;
+	u8 hdr[sizeof(struct nd_cmd_pkg)] __aligned(8);
+	u64 in_len, out_len, copy_len, unserved = 0;
 	struct mutex *cfg_lock = NULL;
 	u32 xfer_len = 0;
+	const char *why;
 	void *buf;
 	int rc, cmd_rc = 0;
 
 	if (_IOC_TYPE(ioctl_cmd) != ND_IOCTL)
 		return -ENOTTY;
+	down_read(&nvdimm_bus->alive_lock);
+	rc = nd_provider_ready(nvdimm_bus);
+	up_read(&nvdimm_bus->alive_lock);
+	if (rc) {
+		dev_dbg(dev, "command %u: %s\n", cmd, rc == -ENOTTY ?
+			"provider has no command hook" : "bus going away");
+		return rc;
+	}
 	l = nd_cmd_layout(nvdimm, cmd);
 	mask = nvdimm ? nvdimm->desc.cmd_mask : nvdimm_bus->cmd_mask;
 	if (!l || !test_bit(cmd, &mask)) {
@@ -426,6 +538,17 @@ long nd_cmd_submit(struct nvdimm_bus *nvdimm_bus, struct nvdimm *nvdimm,
 		mutex_lock(cfg_lock);
 	}
 	down_read(&nvdimm_bus->alive_lock);
+	if (l->var == ND_VAR_PKG) {
+		const struct nd_cmd_pkg *pkg = (void *)hdr;
+
+		rc = nd_call_allowed(!!nvdimm, pkg->nd_family, pkg->nd_command,
+				     nvdimm && atomic_read(&nvdimm->busy), &why);
+		if (rc) {
+			dev_dbg(dev, "call %llu.%llu refused (%s): %d\n",
+				pkg->nd_family, pkg->nd_command, why, rc);
+			goto out_unlock;
+		}
+	}
 	if (nvdimm) {
 		rc = nd_check_label_xfer(nvdimm_bus, nvdimm, cmd, hdr,
 					 &xfer_len);
@@ -454,17 +577,24 @@ long nd_cmd_submit(struct nvdimm_bus *nvdimm_bus, struct nvdimm *nvdimm,
 
 	if (unserved)	/* ask the firmware only for what exists */
 		put_unaligned((u32)(out_len - 4), (u32 *)(buf + 4));
+	if (l->var == ND_VAR_PKG)	/* output: the provider must fill it */
+		((struct nd_cmd_pkg *)buf)->nd_fw_size = 0;
 	rc = nd_call_provider(nvdimm_bus, nvdimm, cmd, buf, in_len + out_len,
 			      &cmd_rc);
 	if (rc < 0) {
 		dev_dbg(dev, "command %u failed: %d\n", cmd, rc);
 		goto out_free;
 	}
-	memcpy(buf, hdr, l->in_hdr);
-	if (copy_to_user(arg, buf, in_len + out_len))
-		rc = -EFAULT;
-	else
+	if (l->var == ND_VAR_PKG) {
+		copy_len = nd_call_copy_back(dev, buf, (void *)hdr);
+		rc = 0;
+	} else {
+		memcpy(buf, hdr, l->in_hdr);
+		copy_len = in_len + out_len;
 		rc += unserved;
+	}
+	if (copy_to_user(arg, buf, copy_len))
+		rc = -EFAULT;
 out_free:
 	kvfree(buf);
 out_unlock:

@@ -62,6 +62,7 @@
 #define NT_BDW_SIZE	SZ_16K		/* block-window aperture of one DIMM */
 #define NT_FLUSH_STRIDE	64		/* one flush hint per cache line */
 #define NT_BUS_SPAN	BIT_ULL(36)	/* fake address space per bus */
+#define NT_CALL_LEN	128		/* ND_CMD_CALL answer (cmd_call=1) */
 
 #define NT_MAX_DIMMS	4
 #define NT_MAX_SETS	2
@@ -100,6 +101,11 @@ struct nt_pm_set {
 	u64 dpa;
 	u64 size;
 };
+
+/* the label commands (nfit_test.0); NT_FW_CMDS: all the mock answers */
+#define NT_LABEL_CMDS	(BIT(ND_CMD_DIMM_FLAGS) | BIT(ND_CMD_GET_CONFIG_SIZE) | \
+			 BIT(ND_CMD_GET_CONFIG_DATA) | BIT(ND_CMD_SET_CONFIG_DATA))
+#define NT_FW_CMDS	(NT_LABEL_CMDS | BIT(ND_CMD_CALL))
 
 /**
  * struct nt_topology - what one nfit_test.N describes
@@ -142,9 +148,7 @@ static const struct nt_topology nt_topo[] = {
 		},
 		.blk = true,
 		.flush = true,
-		.cmds = BIT(ND_CMD_DIMM_FLAGS) | BIT(ND_CMD_GET_CONFIG_SIZE) |
-			BIT(ND_CMD_GET_CONFIG_DATA) |
-			BIT(ND_CMD_SET_CONFIG_DATA),
+		.cmds = NT_LABEL_CMDS,
 	}, {
 		.nr_dimms = 1,
 		.handle = { NFIT_DIMM_HANDLE(0, 0, 0, 0, 0) },
@@ -161,6 +165,11 @@ static const struct nt_topology nt_topo[] = {
 };
 
 #define NT_NR_BUSES ARRAY_SIZE(nt_topo)
+
+/* Test-only: the passthrough ND_CMD_CALL, off unless asked for. */
+static bool cmd_call;
+module_param(cmd_call, bool, 0444);
+MODULE_PARM_DESC(cmd_call, "nfit_test.0 and its DIMMs also offer ND_CMD_CALL (default off)");
 
 /* Initial faults of nfit_test.0's DIMMs, for what happens at load. */
 static unsigned long fail_cmds[NT_MAX_DIMMS];
@@ -217,6 +226,7 @@ struct nfit_test;
  * @corrupt_xor: see @corrupt_cmds
  * @fault_skip: matching calls let through before faults start
  * @fault_count: faults to inject, then all three masks clear (0: no limit)
+ * @call_len: bytes of every ND_CMD_CALL answer (nd_fw_size)
  * @calls: commands received, per ND_CMD_* number
  * @faults: faults injected, per ND_CMD_* number
  * @link: debugfs nmemN symlink
@@ -245,6 +255,7 @@ struct nt_dimm {
 	u8 corrupt_xor;
 	u32 fault_skip;
 	u32 fault_count;
+	u32 call_len;
 	u64 calls[ND_CMD_CALL + 1];
 	u64 faults[ND_CMD_CALL + 1];
 	struct dentry *link;
@@ -255,6 +266,8 @@ struct nt_dimm {
  * @acpi_desc: what nfit.ko registers the bus from
  * @pdev: the platform device
  * @topo: what it describes
+ * @cmds: DIMM commands offered: the topology's, ND_CMD_CALL with cmd_call
+ * @bus_calls: bus ND_CMD_CALLs received
  * @next_phys: next free fake physical address
  * @dimm: its DIMMs
  * @pm: its persistent-memory ranges
@@ -265,6 +278,8 @@ struct nfit_test {
 	struct acpi_nfit_desc acpi_desc;
 	struct platform_device *pdev;
 	const struct nt_topology *topo;
+	unsigned long cmds;
+	u64 bus_calls;
 	resource_size_t next_phys;
 	struct nt_dimm dimm[NT_MAX_DIMMS];
 	struct nfit_test_res pm[NT_MAX_SETS];
@@ -274,20 +289,6 @@ struct nfit_test {
 
 static struct platform_device *nt_pdev[NT_NR_BUSES];
 static struct dentry *nt_debugfs;
-
-static const char *const nt_cmd_name[] = {
-	[ND_CMD_DIMM_FLAGS] = "flags",
-	[ND_CMD_GET_CONFIG_SIZE] = "get_size",
-	[ND_CMD_GET_CONFIG_DATA] = "get_data",
-	[ND_CMD_SET_CONFIG_DATA] = "set_data",
-};
-
-static const char *nt_name(unsigned int cmd)
-{
-	if (cmd < ARRAY_SIZE(nt_cmd_name) && nt_cmd_name[cmd])
-		return nt_cmd_name[cmd];
-	return "?";
-}
 
 /* commands */
 
@@ -433,6 +434,37 @@ static u32 nt_flags(struct nt_dimm *d, void *buf, u32 out_len,
 	return out_len - sizeof(*c);
 }
 
+/*
+ * ND_CMD_CALL (cmd_call=1): every function of every family is answered
+ * with @answer bytes, byte i = function + i, and nd_fw_size says so; at
+ * most nd_size_out of them fit.  The mock has no policy of its own: what
+ * userspace must not send is for the core to refuse.  Returns the output
+ * bytes left unfilled.
+ */
+static int nt_call(struct device *dev, u32 answer, u64 *calls, void *buf,
+		   unsigned int buf_len)
+{
+	struct nd_cmd_pkg *pkg = buf;
+	u8 *out;
+	u32 n, i;
+
+	if (buf_len < sizeof(*pkg) || (u64)pkg->nd_size_in +
+	    pkg->nd_size_out > buf_len - sizeof(*pkg)) {
+		dev_dbg(dev, "cmd_call: envelope of %u bytes does not hold the package\n",
+			buf_len);
+		return -EINVAL;
+	}
+	(*calls)++;
+	out = pkg->nd_payload + pkg->nd_size_in;
+	n = min(answer, pkg->nd_size_out);
+	for (i = 0; i < n; i++)
+		out[i] = pkg->nd_command + i;
+	pkg->nd_fw_size = answer;
+	dev_dbg(dev, "cmd_call %llu.%llu: %u bytes answered\n",
+		pkg->nd_family, pkg->nd_command, answer);
+	return pkg->nd_size_out - n;
+}
+
 static struct nt_dimm *nt_dimm_of(struct nfit_test *t, struct nvdimm *nvdimm)
 {
 	struct nfit_mem *nfit_mem = nvdimm_provider_data(nvdimm);
@@ -465,12 +497,18 @@ static int nfit_test_ctl(struct nvdimm_bus_descriptor *nd_desc,
 	int out;
 
 	*cmd_rc = 0;
-	if (!nvdimm)
-		return -ENOTTY;		/* no bus commands */
+	if (!nvdimm) {		/* the only bus command: cmd_call=1 */
+		if (cmd != ND_CMD_CALL || !test_bit(cmd, &nd_desc->cmd_mask))
+			return -ENOTTY;
+		return nt_call(&t->pdev->dev, NT_CALL_LEN, &t->bus_calls, buf,
+			       buf_len);
+	}
 	dev = nvdimm_dev(nvdimm);
 	d = nt_dimm_of(t, nvdimm);
-	if (!d || cmd >= BITS_PER_LONG || !test_bit(cmd, &t->topo->cmds))
+	if (!d || cmd >= BITS_PER_LONG || !test_bit(cmd, &t->cmds))
 		return -ENOTTY;
+	if (cmd == ND_CMD_CALL)
+		return nt_call(dev, d->call_len, &d->calls[cmd], buf, buf_len);
 	switch (cmd) {
 	case ND_CMD_DIMM_FLAGS:
 		run = nt_flags;
@@ -490,7 +528,7 @@ static int nfit_test_ctl(struct nvdimm_bus_descriptor *nd_desc,
 	out = nt_out_offset(cmd, buf, buf_len);
 	if (out < 0) {
 		dev_dbg(dev, "%s: envelope of %u bytes does not hold the command\n",
-			nt_name(cmd), buf_len);
+			nvdimm_cmd_name(cmd), buf_len);
 		return out;
 	}
 	out_len = buf_len - out;
@@ -502,11 +540,11 @@ static int nfit_test_ctl(struct nvdimm_bus_descriptor *nd_desc,
 			int rc = -(int)min_t(u32, d->fail_errno, MAX_ERRNO);
 
 			dev_info_ratelimited(dev, "nfit_test: injected failure: %s returns %d\n",
-					     nt_name(cmd), rc);
+					     nvdimm_cmd_name(cmd), rc);
 			return rc;
 		}
 		dev_info_ratelimited(dev, "nfit_test: injected failure: %s firmware status %#x\n",
-				     nt_name(cmd), d->fail_status);
+				     nvdimm_cmd_name(cmd), d->fail_status);
 		put_unaligned(d->fail_status, (u32 *)(buf + out));
 		*cmd_rc = d->fail_status ? -EIO : 0;
 		return out_len - sizeof(u32);
@@ -519,13 +557,13 @@ static int nfit_test_ctl(struct nvdimm_bus_descriptor *nd_desc,
 		memset(buf + out + (out_len - residual) - w, 0, w);
 		residual += w;
 		dev_info_ratelimited(dev, "nfit_test: injected short transfer: %s withholds %u bytes\n",
-				     nt_name(cmd), w);
+				     nvdimm_cmd_name(cmd), w);
 	}
 	if (faults & NT_FAULT_CORRUPT)
 		dev_info_ratelimited(dev, "nfit_test: injected corruption: %s\n",
-				     nt_name(cmd));
+				     nvdimm_cmd_name(cmd));
 	if (status) {
-		dev_dbg(dev, "%s: firmware status %#x\n", nt_name(cmd), status);
+		dev_dbg(dev, "%s: firmware status %#x\n", nvdimm_cmd_name(cmd), status);
 		*cmd_rc = -EIO;
 	}
 	return residual;
@@ -989,6 +1027,7 @@ static void nt_dimm_init(struct nfit_test *t, int i)
 	d->short_bytes = 16;
 	d->corrupt_stride = 128;
 	d->corrupt_xor = 0xff;
+	d->call_len = NT_CALL_LEN;
 	d->fail_cmds = first_bus ? fail_cmds[i] : 0;
 	d->short_cmds = first_bus ? short_cmds[i] : 0;
 	d->corrupt_cmds = first_bus ? corrupt_cmds[i] : 0;
@@ -1054,13 +1093,13 @@ static int nt_alloc(struct nfit_test *t)
 static int nt_stats_show(struct seq_file *m, void *unused)
 {
 	struct nt_dimm *d = m->private;
+	unsigned long cmds = NT_FW_CMDS;
 	unsigned int cmd;
 
 	seq_puts(m, "command calls faults\n");
-	for (cmd = 0; cmd < ARRAY_SIZE(nt_cmd_name); cmd++)
-		if (nt_cmd_name[cmd])
-			seq_printf(m, "%s %llu %llu\n", nt_cmd_name[cmd],
-				   d->calls[cmd], d->faults[cmd]);
+	for_each_set_bit(cmd, &cmds, ND_CMD_CALL + 1)
+		seq_printf(m, "%s %llu %llu\n", nvdimm_cmd_name(cmd),
+			   d->calls[cmd], d->faults[cmd]);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(nt_stats);
@@ -1094,6 +1133,8 @@ static void nt_debugfs_dimm(struct nfit_test *t, struct nt_dimm *d)
 		debugfs_create_u32("fault_skip", 0600, dir, &d->fault_skip);
 		debugfs_create_u32("fault_count", 0600, dir, &d->fault_count);
 	}
+	if (test_bit(ND_CMD_CALL, &t->cmds))
+		debugfs_create_u32("call_len", 0600, dir, &d->call_len);
 
 	list_for_each_entry(nfit_mem, &t->acpi_desc.dimms, list) {
 		if (nfit_mem->handle != d->handle || !nfit_mem->nvdimm)
@@ -1111,6 +1152,8 @@ static void nt_debugfs_init(struct nfit_test *t)
 	int i;
 
 	t->dir = debugfs_create_dir(dev_name(&t->pdev->dev), nt_debugfs);
+	if (test_bit(ND_CMD_CALL, &t->acpi_desc.nd_desc.cmd_mask))
+		debugfs_create_u64("bus_calls", 0444, t->dir, &t->bus_calls);
 	for (i = 0; i < t->topo->nr_dimms; i++)
 		nt_debugfs_dimm(t, &t->dimm[i]);
 }
@@ -1155,7 +1198,12 @@ static int nfit_test_probe(struct platform_device *pdev)
 
 	acpi_desc = &t->acpi_desc;
 	acpi_desc->dev = dev;
-	acpi_desc->dimm_cmd_mask = t->topo->cmds;
+	t->cmds = t->topo->cmds;
+	if (cmd_call && t->topo->cmds) {
+		t->cmds |= BIT(ND_CMD_CALL);
+		acpi_desc->nd_desc.cmd_mask = BIT(ND_CMD_CALL);
+	}
+	acpi_desc->dimm_cmd_mask = t->cmds;
 	acpi_desc->nd_desc.ndctl = nfit_test_ctl;
 	/* ndctl finds the mock buses by provider "nfit_test.N" */
 	acpi_desc->nd_desc.provider_name = dev_name(dev);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * nd-label-ioctl: drive the label (config data) ioctls of /dev/nmemN.
+ * nd-label-ioctl: drive the label (config data) ioctls of /dev/nmemN, and
+ * the passthrough ND_IOCTL_CALL of a DIMM or a bus (/dev/ndctlN).
  *
  *   nd-label-ioctl size  DEV                 GET_CONFIG_SIZE
  *   nd-label-ioctl read  DEV FILE            whole area -> FILE, max_xfer chunks
@@ -8,6 +9,8 @@
  *   nd-label-ioctl get   DEV OFF LEN [BUF]   one raw GET_CONFIG_DATA
  *   nd-label-ioctl set   DEV OFF LEN [BUF]   one raw SET_CONFIG_DATA
  *   nd-label-ioctl flags DEV                 DIMM_FLAGS
+ *   nd-label-ioctl call  DEV FAMILY FUNC IN OUT [ro|reserved]
+ *                                            one ND_IOCTL_CALL (below)
  *
  * Raw calls place the envelope at the end of a mapping that is followed by
  * an inaccessible guard page.  BUF is the size of that user buffer in bytes
@@ -17,11 +20,23 @@
  *   rc=<ioctl return or -errno> err=<ERRNO name or 0> status=<fw status>
  * and exit 0 (the caller judges the result).
  *
+ * call: the envelope (struct nd_cmd_pkg, IN input bytes, OUT output
+ * bytes) ends at the guard page too, so a kernel that copies back more
+ * than the envelope faults.  Sent: input byte i = 0x30 + i, every output
+ * byte 0xa5, nd_fw_size 0xdeadbeef (an output field); "ro" opens DEV
+ * read-only, "reserved" sets a reserved word.  One line:
+ *   rc=<ret|-errno> err=<ERRNO|0> fw_size=<nd_fw_size> hdr=<same|changed>
+ *   in=<same|changed> filled=<N> kept=<M>
+ * hdr: family, command, sizes, reserved words as sent; filled: leading
+ * output bytes that are nfit_test's answer (byte i = FUNC + i); kept:
+ * output bytes after those still 0xa5 (untouched).
+ *
  * Uses only the uapi <linux/ndctl.h> definitions.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,13 +72,18 @@ static void die(const char *what)
 	exit(2);
 }
 
-static int open_dev(const char *path)
+static int open_dev_mode(const char *path, int mode)
 {
-	int fd = open(path, O_RDWR);
+	int fd = open(path, mode);
 
 	if (fd < 0)
 		die(path);
 	return fd;
+}
+
+static int open_dev(const char *path)
+{
+	return open_dev_mode(path, O_RDWR);
 }
 
 static int get_size(int fd, struct nd_cmd_get_config_size *sz)
@@ -251,6 +271,61 @@ static int cmd_raw(const char *dev, int set, uint32_t off, uint32_t len,
 	return 0;
 }
 
+#define CALL_FILL 0xa5
+
+static int cmd_call(char **argv, const char *opt)
+{
+	uint32_t in = strtoul(argv[3], NULL, 0), out = strtoul(argv[4], NULL, 0);
+	uint32_t i, filled, kept;
+	struct nd_cmd_pkg *pkg, sent;
+	int fd, rc, err, hdr_same, in_same = 1;
+	uint8_t *o;
+
+	if (in > (16u << 20) || out > (16u << 20)) {
+		fprintf(stderr, "sizes too large for this tool\n");
+		return 2;
+	}
+	fd = open_dev_mode(argv[0], strcmp(opt, "ro") ? O_RDWR : O_RDONLY);
+	pkg = guarded(sizeof(*pkg) + in + out);
+	memset(pkg, 0, sizeof(*pkg));
+	pkg->nd_family = strtoull(argv[1], NULL, 0);
+	pkg->nd_command = strtoull(argv[2], NULL, 0);
+	pkg->nd_size_in = in;
+	pkg->nd_size_out = out;
+	if (!strcmp(opt, "reserved"))
+		pkg->nd_reserved2[0] = 1;
+	pkg->nd_fw_size = 0xdeadbeef;
+	for (i = 0; i < in; i++)
+		pkg->nd_payload[i] = 0x30 + i;
+	memset(pkg->nd_payload + in, CALL_FILL, out);
+	sent = *pkg;
+
+	rc = ioctl(fd, ND_IOCTL_CALL, pkg);
+	err = rc < 0 ? errno : 0;
+
+	hdr_same = pkg->nd_family == sent.nd_family &&
+		pkg->nd_command == sent.nd_command &&
+		pkg->nd_size_in == sent.nd_size_in &&
+		pkg->nd_size_out == sent.nd_size_out &&
+		!memcmp(pkg->nd_reserved2, sent.nd_reserved2,
+			sizeof(sent.nd_reserved2));
+	for (i = 0; i < in; i++)
+		if (pkg->nd_payload[i] != (uint8_t)(0x30 + i))
+			in_same = 0;
+	o = pkg->nd_payload + in;
+	for (filled = 0; filled < out; filled++)
+		if (o[filled] != (uint8_t)(sent.nd_command + filled))
+			break;
+	for (kept = 0, i = filled; i < out; i++)
+		if (o[i] == CALL_FILL)
+			kept++;
+	printf("rc=%d err=%s fw_size=%u hdr=%s in=%s filled=%u kept=%u\n",
+	       rc < 0 ? -err : rc, errname(err), pkg->nd_fw_size,
+	       hdr_same ? "same" : "changed", in_same ? "same" : "changed",
+	       filled, kept);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 3 && !strcmp(argv[1], "size"))
@@ -266,9 +341,11 @@ int main(int argc, char **argv)
 		return cmd_raw(argv[2], argv[1][0] == 's',
 			       strtoul(argv[3], NULL, 0), strtoul(argv[4], NULL, 0),
 			       argc == 6 ? argv[5] : NULL);
+	if ((argc == 7 || argc == 8) && !strcmp(argv[1], "call"))
+		return cmd_call(argv + 2, argc == 8 ? argv[7] : "");
 	fprintf(stderr,
 		"usage: nd-label-ioctl size DEV | read DEV FILE | write DEV FILE |\n"
 		"       get DEV OFF LEN [BUFLEN] | set DEV OFF LEN [BUFLEN] |\n"
-		"       flags DEV\n");
+		"       flags DEV | call DEV FAMILY FUNC IN OUT [ro|reserved]\n");
 	return 2;
 }
