@@ -231,6 +231,7 @@ static const struct attribute_group *nvdimm_bus_attribute_groups[] = {
 
 static void nvdimm_bus_release(struct device *dev)
 {
+	put_device(dev->parent);
 	kfree(to_nvdimm_bus(dev));
 }
 
@@ -263,7 +264,8 @@ struct nvdimm_bus *nvdimm_bus_register(struct device *parent,
 	nvdimm_bus = kzalloc(sizeof(*nvdimm_bus), GFP_KERNEL);
 	if (!nvdimm_bus)
 		return NULL;
-	rc = xa_alloc(&nvdimm_bus_xa, &id, nvdimm_bus, XA_LIMIT(0, MINORMASK),
+	/* the id is reserved now, the bus published once registered */
+	rc = xa_alloc(&nvdimm_bus_xa, &id, NULL, XA_LIMIT(0, MINORMASK),
 		      GFP_KERNEL);
 	if (rc) {
 		kfree(nvdimm_bus);
@@ -278,17 +280,13 @@ struct nvdimm_bus *nvdimm_bus_register(struct device *parent,
 	init_rwsem(&nvdimm_bus->alive_lock);
 	nvdimm_bus->alive = true;
 
-	device_initialize(&nvdimm_bus->dev);
-	nvdimm_bus->dev.parent = parent;
-	nvdimm_bus->dev.type = &nvdimm_bus_dev_type;
+	nd_device_init(&nvdimm_bus->dev, parent, &nvdimm_bus_dev_type, false);
 	nvdimm_bus->dev.groups = desc->attr_groups;
-	rc = dev_set_name(&nvdimm_bus->dev, "ndbus%d", nvdimm_bus->id);
-	if (!rc)
-		rc = device_add(&nvdimm_bus->dev);
-	if (rc) {
-		dev_err(parent, "failed to register ndbus%d: %d\n", id, rc);
-		goto err_put;
+	if (nd_device_add(&nvdimm_bus->dev, "ndbus%d", id)) {
+		xa_erase(&nvdimm_bus_xa, id);
+		return NULL;
 	}
+	xa_store(&nvdimm_bus_xa, id, nvdimm_bus, GFP_KERNEL);
 
 	ctl = device_create(nd_class, &nvdimm_bus->dev,
 			    MKDEV(nvdimm_bus_major, nvdimm_bus->id), nvdimm_bus,
@@ -297,15 +295,12 @@ struct nvdimm_bus *nvdimm_bus_register(struct device *parent,
 		dev_err(&nvdimm_bus->dev, "failed to create ndctl%d: %ld\n",
 			nvdimm_bus->id, PTR_ERR(ctl));
 		device_del(&nvdimm_bus->dev);
-		goto err_put;
+		xa_erase(&nvdimm_bus_xa, id);
+		put_device(&nvdimm_bus->dev);
+		return NULL;
 	}
 	dev_dbg(&nvdimm_bus->dev, "registered for %s\n", dev_name(parent));
 	return nvdimm_bus;
-
-err_put:
-	xa_erase(&nvdimm_bus_xa, id);
-	put_device(&nvdimm_bus->dev);
-	return NULL;
 }
 EXPORT_SYMBOL_GPL(nvdimm_bus_register);
 

@@ -55,6 +55,56 @@ ssize_t nd_size_select_show(unsigned long current_size,
 	return len;
 }
 
+/**
+ * nd_device_init - first half of registering a device of the subsystem
+ * @dev: the device, embedded in a zeroed object its type's release frees
+ * @parent: its parent; the device holds a reference on it, which the
+ *	type's release drops
+ * @type: the device type
+ * @on_bus: the device sits on the nd bus (DIMMs, regions, namespaces; not
+ *	ndbusN, in the v4.2 model)
+ *
+ * From here on the object is freed only through put_device().  The caller
+ * sets what is particular to it (groups, devt, NUMA node) before
+ * nd_device_add().
+ */
+void nd_device_init(struct device *dev, struct device *parent,
+		    const struct device_type *type, bool on_bus)
+{
+	device_initialize(dev);
+	dev->parent = get_device(parent);
+	dev->type = type;
+	if (on_bus)
+		dev->bus = &nvdimm_bus_type;
+	set_dev_node(dev, dev_to_node(parent));
+}
+
+/**
+ * nd_device_add - second half: name a device and add it
+ * @dev: a device set up by nd_device_init()
+ * @fmt: printf format of its name
+ *
+ * On failure the failure is logged on the parent and the device is put,
+ * which frees its object.  Returns 0 or a negative errno.
+ */
+int nd_device_add(struct device *dev, const char *fmt, ...)
+{
+	va_list args;
+	int rc;
+
+	va_start(args, fmt);
+	rc = kobject_set_name_vargs(&dev->kobj, fmt, args);
+	va_end(args);
+	if (!rc)
+		rc = device_add(dev);
+	if (rc) {
+		dev_err(dev->parent, "failed to register %s: %d\n",
+			kobject_name(&dev->kobj) ?: "a device", rc);
+		put_device(dev);
+	}
+	return rc;
+}
+
 static ssize_t modalias_show(struct device *dev, struct device_attribute *attr,
 			     char *buf)
 {

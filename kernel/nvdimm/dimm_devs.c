@@ -166,7 +166,8 @@ struct nvdimm *nvdimm_create(struct nvdimm_bus *nvdimm_bus,
 	nvdimm = kzalloc(sizeof(*nvdimm), GFP_KERNEL);
 	if (!nvdimm)
 		return NULL;
-	rc = xa_alloc(&nvdimm_xa, &id, nvdimm, XA_LIMIT(0, MINORMASK),
+	/* the id is reserved now, the DIMM published once registered */
+	rc = xa_alloc(&nvdimm_xa, &id, NULL, XA_LIMIT(0, MINORMASK),
 		      GFP_KERNEL);
 	if (rc) {
 		dev_err(&nvdimm_bus->dev, "no DIMM id left: %d\n", rc);
@@ -178,24 +179,15 @@ struct nvdimm *nvdimm_create(struct nvdimm_bus *nvdimm_bus,
 	mutex_init(&nvdimm->cfg_lock);
 	atomic_set(&nvdimm->busy, 0);
 
-	device_initialize(&nvdimm->dev);
-	nvdimm->dev.parent = &nvdimm_bus->dev;
-	get_device(&nvdimm_bus->dev);
-	nvdimm->dev.bus = &nvdimm_bus_type;
-	nvdimm->dev.type = &nvdimm_device_type;
+	nd_device_init(&nvdimm->dev, &nvdimm_bus->dev, &nvdimm_device_type,
+		       true);
 	nvdimm->dev.groups = desc->groups;
 	nvdimm->dev.devt = MKDEV(nvdimm_major, id);
-	set_dev_node(&nvdimm->dev, dev_to_node(&nvdimm_bus->dev));
-	rc = dev_set_name(&nvdimm->dev, "nmem%d", id);
-	if (!rc)
-		rc = device_add(&nvdimm->dev);
-	if (rc) {
-		dev_err(&nvdimm_bus->dev, "failed to register nmem%d: %d\n",
-			id, rc);
+	if (nd_device_add(&nvdimm->dev, "nmem%d", id)) {
 		xa_erase(&nvdimm_xa, id);
-		put_device(&nvdimm->dev);
 		return NULL;
 	}
+	xa_store(&nvdimm_xa, id, nvdimm, GFP_KERNEL);
 	return nvdimm;
 }
 EXPORT_SYMBOL_GPL(nvdimm_create);

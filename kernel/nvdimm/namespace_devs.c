@@ -99,42 +99,62 @@ static ssize_t holder_class_show(struct device *dev,
 			  nd_claim_class_names[to_nd_namespace_io(dev)->claim_class]);
 }
 
+/* The class a holder_class write names, or -EINVAL ("unknown" is shown only). */
+static int nd_claim_class_parse(struct device *dev, const char *buf)
+{
+	size_t n = strcspn(buf, "\n");
+	int i;
+
+	for (i = 0; i < ND_CLAIM_UNKNOWN; i++)
+		if (strlen(nd_claim_class_names[i]) == n &&
+		    !strncmp(buf, nd_claim_class_names[i], n))
+			return i;
+	dev_dbg(dev, "holder_class: unknown class '%.*s'\n",
+		(int)min_t(size_t, n, 16), buf);
+	return -EINVAL;
+}
+
+static ssize_t nd_lbl_store(struct device *dev, const char *what,
+			    int (*op)(struct device *dev, const char *buf,
+				      size_t len),
+			    const char *buf, size_t len);
+
+/* v1.2 labels record the class (abstraction GUID): rewrite them */
+static int nd_holder_class_op(struct device *dev, const char *buf, size_t len)
+{
+	struct nd_lbl_attrs old;
+	int cc, rc;
+
+	cc = nd_claim_class_parse(dev, buf);
+	if (cc < 0)
+		return cc;
+	nd_lbl_attrs_save(dev, &old);
+	nd_lbl_set_claim_class(to_nd_namespace_lbl(dev), cc);
+	rc = nd_namespace_labels_rewrite(dev, &old);
+	if (rc)
+		nd_lbl_attrs_restore(dev, &old);
+	return rc;
+}
+
 static ssize_t holder_class_store(struct device *dev,
 				  struct device_attribute *attr,
 				  const char *buf, size_t len)
 {
 	struct nd_namespace_io *nsio = to_nd_namespace_io(dev);
-	size_t n = strcspn(buf, "\n");
-	int i, rc = -EINVAL;
+	int cc, rc = 0;
 
-	for (i = 0; i < ND_CLAIM_UNKNOWN; i++)
-		if (strlen(nd_claim_class_names[i]) == n &&
-		    !strncmp(buf, nd_claim_class_names[i], n))
-			break;
-	if (i == ND_CLAIM_UNKNOWN) {
-		dev_dbg(dev, "holder_class: unknown class '%.*s'\n",
-			(int)min_t(size_t, n, 16), buf);
-		return -EINVAL;
-	}
+	if (!is_nd_namespace_io(dev))
+		return nd_lbl_store(dev, "holder_class", nd_holder_class_op,
+				    buf, len);
+	cc = nd_claim_class_parse(dev, buf);
+	if (cc < 0)
+		return cc;
 	device_lock(dev);
 	if (dev->driver || nsio->claim) {
 		dev_dbg(dev, "holder_class: namespace is in use\n");
 		rc = -EBUSY;
-	} else if (is_nd_namespace_io(dev)) {
-		nsio->claim_class = i;
-		rc = 0;
 	} else {
-		struct mutex *lock = &walk_to_nvdimm_bus(dev)->reconfig_lock;
-		struct nd_lbl_attrs old;
-
-		/* v1.2 labels record the class (abstraction GUID) */
-		mutex_lock(lock);
-		nd_lbl_attrs_save(dev, &old);
-		nd_lbl_set_claim_class(to_nd_namespace_lbl(dev), i);
-		rc = nd_namespace_labels_rewrite(dev, &old);
-		if (rc)
-			nd_lbl_attrs_restore(dev, &old);
-		mutex_unlock(lock);
+		nsio->claim_class = cc;
 	}
 	device_unlock(dev);
 	return rc ? rc : len;
@@ -262,11 +282,7 @@ static int nd_namespace_init_dev(struct nd_region *nd_region,
 {
 	int rc;
 
-	device_initialize(&nsio->dev);
-	nsio->dev.parent = &nd_region->dev;
-	get_device(&nd_region->dev);
-	nsio->dev.bus = &nvdimm_bus_type;
-	nsio->dev.type = type;
+	nd_device_init(&nsio->dev, &nd_region->dev, type, true);
 	set_dev_node(&nsio->dev, nd_region->numa_node);
 	rc = dev_set_name(&nsio->dev, "namespace%d.%d", nd_region->id,
 			  nsio->id);
@@ -298,18 +314,12 @@ struct device *nd_namespace_io_create(struct nd_region *nd_region)
 	nsio->res_size = nd_region->res_size;
 
 	/* no reconfig_lock here: added synchronously from the region's probe */
-	rc = nd_namespace_init_dev(nd_region, nsio,
-				   &nd_namespace_io_device_type);
-	if (rc)
-		return ERR_PTR(rc);
-	rc = device_add(&nsio->dev);
-	if (rc) {
-		dev_err(&nd_region->dev, "failed to register %s: %d\n",
-			dev_name(&nsio->dev), rc);
-		put_device(&nsio->dev);
-		return ERR_PTR(rc);
-	}
-	return &nsio->dev;
+	nd_device_init(&nsio->dev, &nd_region->dev,
+		       &nd_namespace_io_device_type, true);
+	set_dev_node(&nsio->dev, nd_region->numa_node);
+	rc = nd_device_add(&nsio->dev, "namespace%d.%d", nd_region->id,
+			   nsio->id);
+	return rc ? ERR_PTR(rc) : &nsio->dev;
 }
 
 /**
@@ -400,7 +410,13 @@ static ssize_t nd_lbl_store(struct device *dev, const char *what,
 		rc = -EBUSY;
 	} else {
 		mutex_lock(lock);
-		rc = op(dev, buf, len);
+		/* deleted, or going with its region: no label for it again */
+		if (to_nd_namespace_node(dev)->unregistered) {
+			dev_dbg(dev, "%s: namespace is being removed\n", what);
+			rc = -ENXIO;
+		} else {
+			rc = op(dev, buf, len);
+		}
 		mutex_unlock(lock);
 	}
 	device_unlock(dev);

@@ -195,6 +195,9 @@ static inline bool is_nd_blk(struct nd_region *nd_region)
 struct nvdimm_bus *walk_to_nvdimm_bus(struct device *dev);
 
 /* core.c */
+void nd_device_init(struct device *dev, struct device *parent,
+		    const struct device_type *type, bool on_bus);
+__printf(2, 3) int nd_device_add(struct device *dev, const char *fmt, ...);
 int nd_parse_bool(const char *buf, bool *val);
 ssize_t nd_size_select_show(unsigned long current_size,
 			    const unsigned long *supported, char *buf);

@@ -586,7 +586,7 @@ static struct nd_region *nd_region_create(struct nvdimm_bus *nvdimm_bus,
 {
 	bool blk = type == &nd_blk_device_type;
 	struct nd_region *nd_region;
-	int i, id, rc;
+	int i, id;
 
 	if (nd_region_check_desc(nvdimm_bus, desc, blk))
 		return NULL;
@@ -633,22 +633,11 @@ static struct nd_region *nd_region_create(struct nvdimm_bus *nvdimm_bus,
 	}
 	nd_region->align = desc->align ?: nd_region_default_align(nd_region);
 
-	device_initialize(&nd_region->dev);
-	nd_region->dev.parent = &nvdimm_bus->dev;
-	get_device(&nvdimm_bus->dev);
-	nd_region->dev.bus = &nvdimm_bus_type;
-	nd_region->dev.type = type;
+	nd_device_init(&nd_region->dev, &nvdimm_bus->dev, type, true);
 	nd_region->dev.groups = desc->attr_groups;
 	set_dev_node(&nd_region->dev, desc->numa_node);
-	rc = dev_set_name(&nd_region->dev, "region%d", id);
-	if (!rc)
-		rc = device_add(&nd_region->dev);
-	if (rc) {
-		dev_err(&nvdimm_bus->dev, "failed to register region%d: %d\n",
-			id, rc);
-		put_device(&nd_region->dev);
+	if (nd_device_add(&nd_region->dev, "region%d", id))
 		return NULL;
-	}
 	return nd_region;
 }
 

@@ -41,6 +41,7 @@
  *   guest memory: 5 x 32 MiB of media + 4 x 128 KiB of labels.
  */
 #include <linux/module.h>
+#include <linux/delay.h>
 #include <linux/platform_device.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
@@ -227,6 +228,8 @@ struct nfit_test;
  * @fault_skip: matching calls let through before faults start
  * @fault_count: faults to inject, then all three masks clear (0: no limit)
  * @call_len: bytes of every ND_CMD_CALL answer (nd_fw_size)
+ * @set_delay_ms: SET_CONFIG_DATA sleeps this long before it writes (a
+ *	label write the tests can race other configuration against)
  * @calls: commands received, per ND_CMD_* number
  * @faults: faults injected, per ND_CMD_* number
  * @link: debugfs nmemN symlink
@@ -256,6 +259,7 @@ struct nt_dimm {
 	u32 fault_skip;
 	u32 fault_count;
 	u32 call_len;
+	u32 set_delay_ms;
 	u64 calls[ND_CMD_CALL + 1];
 	u64 faults[ND_CMD_CALL + 1];
 	struct dentry *link;
@@ -550,6 +554,8 @@ static int nfit_test_ctl(struct nvdimm_bus_descriptor *nd_desc,
 		return out_len - sizeof(u32);
 	}
 
+	if (cmd == ND_CMD_SET_CONFIG_DATA && READ_ONCE(d->set_delay_ms))
+		msleep(min_t(u32, READ_ONCE(d->set_delay_ms), 10000));
 	residual = run(d, buf, out_len, faults, &status);
 	put_unaligned(status, (u32 *)(buf + out));
 	if (faults & NT_FAULT_SHORT) {
@@ -1132,6 +1138,8 @@ static void nt_debugfs_dimm(struct nfit_test *t, struct nt_dimm *d)
 		debugfs_create_x8("corrupt_xor", 0600, dir, &d->corrupt_xor);
 		debugfs_create_u32("fault_skip", 0600, dir, &d->fault_skip);
 		debugfs_create_u32("fault_count", 0600, dir, &d->fault_count);
+		debugfs_create_u32("set_delay_ms", 0600, dir,
+				   &d->set_delay_ms);
 	}
 	if (test_bit(ND_CMD_CALL, &t->cmds))
 		debugfs_create_u32("call_len", 0600, dir, &d->call_len);

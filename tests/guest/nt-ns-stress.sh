@@ -170,3 +170,59 @@ done
 expect_eq "flap: re-enabled, the namespace from labels (name size)" \
 	"$(cat $n/alt_name 2>/dev/null) $(cat $n/size 2>/dev/null)" "flap-39 $((16 * MiB))"
 [ -n "$n" ] && ns_w $n/size 0 > /dev/null
+
+# --- a userspace label write racing region enable (defect 5) ----------------
+# SET_CONFIG_DATA is refused while a region using the DIMM is enabled; the
+# check and the write must be one step against region activation.  The
+# write to DIMM 3 is slowed down in the firmware (set_delay_ms); a region
+# enable of its BLK region started meanwhile must wait for it, never come
+# up while the write is still landing.
+RB3=/sys/bus/nd/devices/$(nt_region 0 10)
+nt_regions_unbind 0
+csize=$(nd-label-ioctl size /dev/$D3 | sed -n 's/.*config_size=\([0-9]*\).*/\1/p')
+up() { cut -d' ' -f1 /proc/uptime | tr -d .; }	# centiseconds
+nt_knob $D3 set_delay_ms 2000
+( nd-label-ioctl set /dev/$D3 $((csize - 256)) 256 > /tmp/st.set; up > /tmp/st.set.t ) &
+ps=$!
+usleep 500000
+echo ${RB3##*/} > /sys/bus/nd/drivers/nd_region/bind
+te=$(up)
+wait $ps
+nt_knob $D3 set_delay_ms 0
+ts=$(cat /tmp/st.set.t)
+expect_eq "race: the slowed label write went through" "$(cut -d' ' -f1 /tmp/st.set)" rc=0
+if [ "$te" -ge "$ts" ]; then
+	ok "race: ${RB3##*/} came up after the label write finished (+$(( (te - ts) * 10 )) ms)"
+else
+	nok "race: ${RB3##*/} came up $(( (ts - te) * 10 )) ms before the label write finished"
+fi
+expect_eq "race: a label write now, with ${RB3##*/} enabled" \
+	"$(nd-label-ioctl set /dev/$D3 $((csize - 256)) 256 | cut -d' ' -f2)" err=EBUSY
+nt_regions_bind 0
+
+# --- max_available_extent is a size that works (defect 6) --------------------
+# region0 with 6.1's 16 MiB align (8 MiB per DIMM); a 4 KiB BLK namespace
+# takes DPA 0 of DIMM 0, inside region0's mapping: the PMEM free space
+# starts at the next whole 8 MiB, and Debian's ndctl creates a namespace
+# of exactly max_available_extent there.
+RB0=/sys/bus/nd/devices/$(nt_region 0 7)
+align0=$(cat $R0/align)
+expect_eq "align: region0 align 0x1000000" "$(ns_w $R0/align 0x1000000)" ok
+S=$RB0/$(cat $RB0/namespace_seed)
+expect_eq "align: 4 KiB BLK namespace on $D0 (${S##*/})" \
+	"$(ns_w $S/uuid 57e55000-0000-4000-8000-0000000a11a0) $(ns_w $S/size 4096)" "ok ok"
+mae=$(cat $R0/max_available_extent)
+expect_eq "align: region0 available_size, max_available_extent (MiB)" \
+	"$(($(cat $R0/available_size) / MiB)) $((mae / MiB))" "16 16"
+if ndctl create-namespace -r ${R0##*/} -m raw -s $mae -n align-max > /tmp/st.out 2>&1; then
+	ok "align: ndctl create-namespace -s max_available_extent ($mae) succeeds"
+else
+	nok "align: ndctl create-namespace -s $mae: $(tr '\n' ' ' < /tmp/st.out)"
+fi
+nd_settle
+n=$(R=$R0 ns_named align-max)
+expect_eq "align: its resource starts 16 MiB into the region (8 MiB per DIMM)" \
+	"$(cat $n/resource 2>/dev/null)" "$(printf '%#x' $(( $(cat $R0/resource) + 16 * MiB )))"
+ndctl destroy-namespace -f ${n##*/} > /dev/null 2>&1
+ns_w $S/size 0 > /dev/null
+ns_w $R0/align $align0 > /dev/null
