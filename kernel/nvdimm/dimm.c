@@ -59,7 +59,8 @@ static int nvdimm_probe(struct device *dev)
 	/*
 	 * A region that stayed enabled while the DIMM was unbound kept the
 	 * DIMM's label state and may have written labels since: that state
-	 * is the truth, the area just read must agree with it.
+	 * is the truth (the kernel is the only writer while a region is
+	 * enabled: SET_CONFIG_DATA is refused), the area just read is dropped.
 	 */
 	held = nvdimm_held_ndd(nvdimm);
 	if (held) {

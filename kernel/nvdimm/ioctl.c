@@ -369,8 +369,12 @@ static int nd_check_label_xfer(struct nvdimm_bus *nvdimm_bus,
 		return -EINVAL;
 	}
 	rc = __nvdimm_config_limits(nvdimm_bus, nvdimm);
-	if (rc == -ENOTTY)
-		return 0;
+	if (rc == -ENOTTY) {
+		/* no size: nothing to check a transfer against */
+		dev_dbg(&nvdimm->dev, "label %s without a label size command\n",
+			op);
+		return -ENOTTY;
+	}
 	if (rc)
 		return rc;
 	if (xfer->in_length > nvdimm->cfg_xfer) {
@@ -532,8 +536,13 @@ long nd_cmd_submit(struct nvdimm_bus *nvdimm_bus, struct nvdimm *nvdimm,
 		return rc;
 	}
 
-	/* lock order: reconfig_lock, then alive_lock (as label.c) */
-	if (nvdimm && cmd == ND_CMD_SET_CONFIG_DATA) {
+	/*
+	 * Label writes, and DIMM passthrough packages (which may be one:
+	 * nd_call_allowed() checks "active" for those), are checked and
+	 * issued under reconfig_lock.  Lock order: reconfig_lock, then
+	 * alive_lock (as label.c).
+	 */
+	if (nvdimm && (cmd == ND_CMD_SET_CONFIG_DATA || cmd == ND_CMD_CALL)) {
 		cfg_lock = &nvdimm_bus->reconfig_lock;
 		mutex_lock(cfg_lock);
 	}

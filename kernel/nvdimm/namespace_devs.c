@@ -23,7 +23,7 @@ static const char *const nd_claim_class_names[] = {
 	[ND_CLAIM_BTT] = "btt",
 	[ND_CLAIM_PFN] = "pfn",
 	[ND_CLAIM_DAX] = "dax",
-	[ND_CLAIM_UNKNOWN] = "unknown",	/* shown, never accepted */
+	[ND_CLAIM_UNKNOWN] = "<unknown>",	/* as 6.1 shows it */
 };
 
 /**

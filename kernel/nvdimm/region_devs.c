@@ -217,9 +217,16 @@ static ssize_t namespace_seed_show(struct device *dev,
 	struct mutex *lock = &walk_to_nvdimm_bus(dev)->reconfig_lock;
 	ssize_t rc;
 
-	/* the seed named here exists in sysfs by the time it is read */
-	nd_synchronize();
+	/*
+	 * The seed named here exists in sysfs by the time it is read: wait
+	 * for its add (a seed whose add fails is cleared, so this ends).
+	 */
 	mutex_lock(lock);
+	while (nd_region->ns_seed && !device_is_registered(nd_region->ns_seed)) {
+		mutex_unlock(lock);
+		nd_synchronize();
+		mutex_lock(lock);
+	}
 	if (nd_region->ns_seed)
 		rc = sysfs_emit(buf, "%s\n", dev_name(nd_region->ns_seed));
 	else
