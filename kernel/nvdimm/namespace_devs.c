@@ -23,7 +23,7 @@ static const char *const nd_claim_class_names[] = {
 	[ND_CLAIM_BTT] = "btt",
 	[ND_CLAIM_PFN] = "pfn",
 	[ND_CLAIM_DAX] = "dax",
-	[ND_CLAIM_UNKNOWN] = "<unknown>",	/* as 6.1 shows it */
+	[ND_CLAIM_UNKNOWN] = "<unknown>",	/* as 6.1 shows it; never accepted */
 };
 
 /**
@@ -99,7 +99,7 @@ static ssize_t holder_class_show(struct device *dev,
 			  nd_claim_class_names[to_nd_namespace_io(dev)->claim_class]);
 }
 
-/* The class a holder_class write names, or -EINVAL ("unknown" is shown only). */
+/* The class a holder_class write names, or -EINVAL ("<unknown>": shown only). */
 static int nd_claim_class_parse(struct device *dev, const char *buf)
 {
 	size_t n = strcspn(buf, "\n");
@@ -267,6 +267,11 @@ static void nd_namespace_add_async(void *data, async_cookie_t cookie)
 		to_nd_namespace_node(dev)->unregistered = true;
 		mutex_unlock(lock);
 		put_device(dev);	/* the registration's reference */
+	} else {
+		/* attributes published, probe done */
+		mutex_lock(lock);
+		to_nd_namespace_node(dev)->added = true;
+		mutex_unlock(lock);
 	}
 	put_device(dev);		/* this work's */
 }

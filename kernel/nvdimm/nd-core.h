@@ -301,12 +301,15 @@ int nd_region_nstype(struct nd_region *nd_region);
  * @unregistered: device_unregister() was called or is scheduled (under
  *	the bus' reconfig_lock)
  * @del_work: unregisters a deleted namespace outside its own sysfs write
+ * @added: device_add() returned (attributes published, probe done); set
+ *	under the bus' reconfig_lock
  * @pmem: a PMEM namespace
  * @blk: a BLK namespace (its @lbl is where @pmem's is: both come first)
  */
 struct nd_namespace_node {
 	bool unregistered;
 	struct work_struct del_work;
+	bool added;
 	union {
 		struct nd_namespace_pmem pmem;
 		struct nd_namespace_blk blk;

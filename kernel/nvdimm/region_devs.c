@@ -222,7 +222,8 @@ static ssize_t namespace_seed_show(struct device *dev,
 	 * for its add (a seed whose add fails is cleared, so this ends).
 	 */
 	mutex_lock(lock);
-	while (nd_region->ns_seed && !device_is_registered(nd_region->ns_seed)) {
+	while (nd_region->ns_seed && !is_nd_namespace_io(nd_region->ns_seed) &&
+	       !to_nd_namespace_node(nd_region->ns_seed)->added) {
 		mutex_unlock(lock);
 		nd_synchronize();
 		mutex_lock(lock);
