@@ -89,11 +89,14 @@ void nd_device_init(struct device *dev, struct device *parent,
  */
 int nd_device_add(struct device *dev, const char *fmt, ...)
 {
+	struct va_format vaf;
 	va_list args;
 	int rc;
 
 	va_start(args, fmt);
-	rc = kobject_set_name_vargs(&dev->kobj, fmt, args);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	rc = dev_set_name(dev, "%pV", &vaf);
 	va_end(args);
 	if (!rc)
 		rc = device_add(dev);
