@@ -21,9 +21,11 @@ ns_qemu_label_dimm || exit 0
 # prints it (its first three fields in on-media byte order)
 BTT2=fc3b6318-3517-1742-8ac9-17239282d3f8
 
-# the abstraction GUIDs of the DIMM's labels, as Debian's ndctl reads them
+# the abstraction GUIDs of the labels of lc-sect (or lc-renamed), as
+# Debian's ndctl reads them
 claim_guids() {
-	ndctl read-labels -j $dimm 2>/dev/null | tr ',{}' '\n\n\n' |
+	ndctl read-labels -j $dimm 2>/dev/null | tr -d '\n ' | tr '{}' '\n\n' |
+		grep -E '"name":"lc-(sect|renamed)"' |
 		sed -n 's/.*"abstraction_guid":"\([^"]*\)".*/\1/p' | sort -u | tr '\n' ' '
 }
 

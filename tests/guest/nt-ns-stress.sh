@@ -59,21 +59,26 @@ creator() {
 	echo $fails > /tmp/st.creator.$3
 }
 
-# poker REGION_DIR: attribute writes on the current seed and on the one
-# that comes next (namespaceR.N+1: its attributes are written the moment
-# it appears in sysfs, before it is probed) until told to stop
+# poker REGION_DIR TAG: nvt-poke writes alt_name of every namespace the
+# creator will make (namespaceR.1 .. .ROUNDS+1) as fast as it can, so a
+# write lands on each new seed the moment its attributes appear in
+# sysfs, before it is probed; and the shell writes the current seed's
+# attributes until told to stop
 poker() {
-	local R=$1 n=0 s next
+	local R=$1 n=0 s i=1 files= rid
+	rid=${R##*region}
+	while [ $i -le $((ROUNDS + 1)) ]; do
+		files="$files $R/namespace$rid.$i/alt_name"
+		i=$((i + 1))
+	done
+	nvt-poke /tmp/st.stop poke $files > /tmp/st.poke.$2 &
 	while [ ! -e /tmp/st.stop ]; do
 		s=$(cat $R/namespace_seed 2>/dev/null)
-		next=${s%.*}.$((${s##*.} + 1))
-		for a in $R/$next $R/$s $R/$next; do
-			echo poke-$n > $a/alt_name 2>/dev/null
-			echo "" > $a/holder_class 2>/dev/null
-		done
+		echo "" > $R/$s/holder_class 2>/dev/null
 		echo 4096 > $R/$s/sector_size 2>/dev/null
 		n=$((n + 1))
 	done
+	wait
 	echo $n > /tmp/st.poker.$2
 }
 
@@ -110,7 +115,7 @@ if [ -n "$hung" ]; then
 	exit 0
 fi
 wait $pp $pq $pr
-ok "$ROUNDS create/bind/delete rounds on region0 and region4 with concurrent seed writes: $(( $(cut -d. -f1 /proc/uptime) - t0 ))s, $(cat /tmp/st.poker.p) + $(cat /tmp/st.poker.b) poker rounds, $(cat /tmp/st.reader) reader rounds"
+ok "$ROUNDS create/bind/delete rounds on region0 and region4 with concurrent seed writes: $(( $(cut -d. -f1 /proc/uptime) - t0 ))s, $(cat /tmp/st.poker.p) + $(cat /tmp/st.poker.b) poker rounds, nvt-poke $(cat /tmp/st.poke.p) + $(cat /tmp/st.poke.b), $(cat /tmp/st.reader) reader rounds"
 expect_eq "creator failures (region0, region4)" \
 	"$(cat /tmp/st.creator.pmem) $(cat /tmp/st.creator.blk)" "0 0"
 
