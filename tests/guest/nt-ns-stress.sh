@@ -74,8 +74,8 @@ poker() {
 	nvt-poke /tmp/st.stop poke $files > /tmp/st.poke.$2 &
 	while [ ! -e /tmp/st.stop ]; do
 		s=$(cat $R/namespace_seed 2>/dev/null)
-		echo "" > $R/$s/holder_class 2>/dev/null
-		echo 4096 > $R/$s/sector_size 2>/dev/null
+		{ echo "" > $R/$s/holder_class; } 2>/dev/null
+		{ echo 4096 > $R/$s/sector_size; } 2>/dev/null
 		n=$((n + 1))
 	done
 	wait
@@ -174,7 +174,9 @@ for d in $R0/namespace[0-9]*; do
 done
 expect_eq "flap: re-enabled, the namespace from labels (name size)" \
 	"$(cat $n/alt_name 2>/dev/null) $(cat $n/size 2>/dev/null)" "flap-39 $((16 * MiB))"
-[ -n "$n" ] && ns_w $n/size 0 > /dev/null
+# it came up bound (a namespace with a uuid from labels): destroy it
+[ -n "$n" ] && ndctl destroy-namespace -f ${n##*/} > /dev/null 2>&1
+expect_eq "flap: destroyed, region0 all free again" "$(cat $R0/available_size)" $avail0
 
 # --- a userspace label write racing region enable (defect 5) ----------------
 # SET_CONFIG_DATA is refused while a region using the DIMM is enabled; the
