@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR LGPL-2.1-or-later
 /*
  * Namespace label storage area: checksums, index block geometry and
  * validation, the choice of the current index, the free bitmap, label
@@ -598,21 +598,30 @@ static void nd_lsa_index_fill(struct nd_lsa *lsa, int which, u32 seq,
 }
 
 /**
- * nd_lsa_init - lay out two fresh index blocks in memory
+ * nd_lsa_init_layout - lay out two fresh index blocks of a given geometry
  * @lsa: @area and @size filled in
- * @ver: ND_LSA_V11 or ND_LSA_V12 (see nd_lsa_fresh_layout())
+ * @isize: index block size, a multiple of 256 that holds the bitmap
+ * @lsize: label slot size: 128 (version 1.1 index) or 256 (version 1.2)
+ * @nslot: label slots, at least two, all of them inside the area
  *
  * Block 0 gets sequence number 3 and block 1 sequence number 2, every
- * slot free, so block 0 is current and block 1 next.  Label slots are not
- * touched.  The caller writes both blocks (2 * @lsa->isize bytes from the
- * start of the area).  Returns 0, or -EINVAL when the area is too small.
+ * slot free (bitmap bits past @nslot clear), so block 0 is current and
+ * block 1 next.  Label slots are not touched.  The caller writes both
+ * blocks (2 * @isize bytes from the start of the area).
+ *
+ * Return: 0, or -EINVAL, leaving @lsa and the area alone, when the
+ * geometry does not fit the area.
  */
-int nd_lsa_init(struct nd_lsa *lsa, enum nd_lsa_version ver)
+int nd_lsa_init_layout(struct nd_lsa *lsa, u32 isize, u32 lsize, u32 nslot)
 {
-	u32 isize, lsize, nslot, i;
+	u16 minor = lsize == ND_LSA_LABEL_V12 ? 2 : 1;
+	u32 i;
 	int b;
 
-	if (nd_lsa_fresh_layout(lsa->size, ver, &isize, &lsize, &nslot))
+	if ((lsize != ND_LSA_LABEL_V11 && lsize != ND_LSA_LABEL_V12) ||
+	    !isize || isize % ND_LSA_INDEX_ALIGN || nslot < 2 ||
+	    ND_LSA_INDEX_HDR + ((u64)nslot + 7) / 8 > isize ||
+	    2 * (u64)isize + (u64)nslot * lsize > lsa->size)
 		return -EINVAL;
 	lsa->isize = isize;
 	lsa->lsize = lsize;
@@ -622,13 +631,31 @@ int nd_lsa_init(struct nd_lsa *lsa, enum nd_lsa_version ver)
 		memset(ix, 0, isize);
 		for (i = 0; i < nslot; i++)
 			nd_lsa_slot_set_free(ix, i, true);
-		nd_lsa_index_fill(lsa, b, b == 0 ? 3 : 2, nslot, 1,
-				  ver == ND_LSA_V12 ? 2 : 1, lsize >> 8);
+		nd_lsa_index_fill(lsa, b, b == 0 ? 3 : 2, nslot, 1, minor,
+				  lsize >> 8);
 		lsa->verdict[b] = ND_LSA_VALID;
 	}
 	lsa->cur = 0;
 	lsa->next = 1;
 	return 0;
+}
+
+/**
+ * nd_lsa_init - lay out two fresh index blocks as the kernel does
+ * @lsa: @area and @size filled in
+ * @ver: ND_LSA_V11 or ND_LSA_V12 (see nd_lsa_fresh_layout())
+ *
+ * nd_lsa_init_layout() with the layout nd_lsa_fresh_layout() chooses.
+ *
+ * Return: 0, or -EINVAL when the area is too small.
+ */
+int nd_lsa_init(struct nd_lsa *lsa, enum nd_lsa_version ver)
+{
+	u32 isize, lsize, nslot;
+
+	if (nd_lsa_fresh_layout(lsa->size, ver, &isize, &lsize, &nslot))
+		return -EINVAL;
+	return nd_lsa_init_layout(lsa, isize, lsize, nslot);
 }
 
 /**

@@ -1,11 +1,12 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only OR LGPL-2.1-or-later */
 /*
  * Namespace label storage area (LSA): the on-media format.
  *
  * Pure-format code: everything works on a caller's copy of a DIMM's label
  * area, keeps no state of its own and allocates nothing, so that the same
- * source builds into libnvdimm.ko and into the host unit tests and fuzzer
- * (tests/host/shim stands in for the few kernel headers used here).
+ * source builds into libnvdimm.ko, into libndctl and ndctl (hence the
+ * LGPL alternative), and into the host unit tests and fuzzer
+ * (userspace/kshim stands in for the few kernel headers used here).
  *
  * Layout of an area of config_size bytes: index block 0 at offset 0,
  * index block 1 at offset I, then nslot label slots of L bytes each from
@@ -175,6 +176,7 @@ u64 nd_lsa_label_checksum(const struct nd_lsa_label *label);
 void nd_lsa_label_seal(struct nd_lsa_label *label, u32 lsize);
 bool nd_lsa_label_live(const struct nd_lsa *lsa, u32 slot);
 
+int nd_lsa_init_layout(struct nd_lsa *lsa, u32 isize, u32 lsize, u32 nslot);
 int nd_lsa_init(struct nd_lsa *lsa, enum nd_lsa_version ver);
 void nd_lsa_next_prepare(struct nd_lsa *lsa);
 void nd_lsa_next_seal(struct nd_lsa *lsa);

@@ -35,6 +35,7 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include <asm/byteorder.h>
 #include <ndctl/libndctl.h>
 #include "label-format.h"
 #include "doc42.h"
@@ -567,50 +568,50 @@ struct label {
 static int read_labels(struct ndctl_dimm *dimm, struct label *out, int max,
 		int *version)
 {
-	unsigned int size = 0, max_xfer = 0, isize, lsize, nslot, k;
-	unsigned char *area;
-	const unsigned char *cur;
-	int rc, cb, n = 0;
+	unsigned int size = 0, max_xfer = 0, nslot, k;
+	const struct nd_lsa_index *cur;
+	struct nd_lsa lsa;
+	int rc, n = 0;
 
 	rc = ndctl_dimm_get_config_size(dimm, &size, &max_xfer);
 	if (rc)
 		return rc;
-	area = malloc(size);
-	if (!area)
+	lsa.area = malloc(size);
+	if (!lsa.area)
 		return -ENOMEM;
-	rc = ndctl_dimm_read_label_area(dimm, area, 0, size);
+	lsa.size = size;
+	rc = ndctl_dimm_read_label_area(dimm, lsa.area, 0, size);
 	if (rc) {
-		free(area);
+		free(lsa.area);
 		return rc;
 	}
-	*version = nd_label_index_find(area, size, &isize, &lsize, &cb);
-	if (!*version) {
-		free(area);
+	if (nd_lsa_validate(&lsa) < 0) {
+		*version = 0;
+		free(lsa.area);
 		return 0;
 	}
-	cur = area + (size_t)cb * isize;
-	nslot = nd_get_le(cur + 56, 4);
+	cur = nd_lsa_index(&lsa, lsa.cur);
+	*version = 10 + le16_to_cpu(cur->minor);
+	nslot = nd_lsa_index_nslot(cur);
 	for (k = 0; k < nslot && n < max; k++) {
-		const unsigned char *l = area + 2 * isize + (size_t)k * lsize;
+		const struct nd_lsa_label *l = nd_lsa_label(&lsa, k);
 		struct label *lb = &out[n];
 
-		if (cur[NSINDEX_HDR + k / 8] & (1u << (k % 8)))
-			continue;	/* free */
-		if (nd_get_le(l + 120, 4) != k)
+		if (nd_lsa_slot_is_free(cur, k) || le32_to_cpu(l->slot) != k)
 			continue;
-		memcpy(lb->uuid, l, 16);
-		memcpy(lb->name, l + 16, 64);
-		lb->name[64] = '\0';
-		lb->flags = nd_get_le(l + 80, 4);
-		lb->nlabel = nd_get_le(l + 84, 2);
-		lb->position = nd_get_le(l + 86, 2);
-		lb->cookie = nd_get_le(l + 88, 8);
-		lb->lbasize = nd_get_le(l + 96, 8);
-		lb->dpa = nd_get_le(l + 104, 8);
-		lb->rawsize = nd_get_le(l + 112, 8);
+		memcpy(lb->uuid, l->uuid, sizeof(lb->uuid));
+		memcpy(lb->name, l->name, sizeof(l->name));
+		lb->name[sizeof(l->name)] = '\0';
+		lb->flags = le32_to_cpu(l->flags);
+		lb->nlabel = le16_to_cpu(l->nlabel);
+		lb->position = le16_to_cpu(l->position);
+		lb->cookie = le64_to_cpu(l->isetcookie);
+		lb->lbasize = le64_to_cpu(l->lbasize);
+		lb->dpa = le64_to_cpu(l->dpa);
+		lb->rawsize = le64_to_cpu(l->rawsize);
 		n++;
 	}
-	free(area);
+	free(lsa.area);
 	return n;
 }
 

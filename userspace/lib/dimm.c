@@ -15,6 +15,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <asm/byteorder.h>
+
 #include "private.h"
 #include "label-format.h"
 
@@ -550,55 +552,26 @@ NDCTL_EXPORT int ndctl_dimm_zero_labels(struct ndctl_dimm *dimm)
 }
 
 /* ------------------------------------------------------------------ */
-/* label index blocks (media-formats §2.3 - §2.6)                      */
-
-
-static void put_le(unsigned char *p, uint64_t v, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		p[i] = v >> (8 * i);
-}
+/* label index blocks: kernel/nvdimm/label-format.c (media-formats §2)  */
 
 NDCTL_EXPORT int ndctl_dimm_get_label_version(struct ndctl_dimm *dimm)
 {
 	struct ndctl_cmd *rd;
-	unsigned int isize, lsize;
-	int rc, cur;
+	struct nd_lsa lsa;
+	int rc;
 
 	if (!dimm)
 		return -EINVAL;
 	rd = read_range(dimm, 0, UINT_MAX, &rc);
 	if (!rd)
 		return rc;
-	rc = nd_label_index_find(rd->data, rd->config_size, &isize, &lsize, &cur);
+	lsa.area = rd->data;
+	lsa.size = rd->config_size;
+	rc = 0;
+	if (nd_lsa_validate(&lsa) >= 0)
+		rc = 10 + le16_to_cpu(nd_lsa_index(&lsa, lsa.cur)->minor);
 	ndctl_cmd_unref(rd);
 	return rc;
-}
-
-static void build_index(unsigned char *b, unsigned int config_size,
-		unsigned int isize, unsigned int lsize, unsigned int nslot,
-		int i, int minor)
-{
-	unsigned int k;
-
-	memset(b, 0, isize);
-	memcpy(b, NSINDEX_SIG, 16);
-	if (minor >= 2)
-		b[19] = lsize >> 8;	/* 128 -> 0, 256 -> 1 */
-	put_le(b + 20, i == 0 ? 3 : 2, 4);
-	put_le(b + 24, (uint64_t)i * isize, 8);
-	put_le(b + 32, isize, 8);
-	put_le(b + 40, (uint64_t)(1 - i) * isize, 8);
-	put_le(b + 48, 2ULL * isize, 8);
-	put_le(b + 56, nslot, 4);
-	put_le(b + 60, 1, 2);
-	put_le(b + 62, minor, 2);
-	for (k = 0; k < nslot; k++)
-		b[NSINDEX_HDR + k / 8] |= 1u << (k % 8);
-	put_le(b + 64, nd_fletcher64(b, isize), 8);
-	(void)config_size;
 }
 
 NDCTL_EXPORT int ndctl_dimm_init_labels(struct ndctl_dimm *dimm,
@@ -606,18 +579,16 @@ NDCTL_EXPORT int ndctl_dimm_init_labels(struct ndctl_dimm *dimm,
 {
 	unsigned int config_size, max_xfer, lsize, isize, nslot;
 	struct ndctl_ctx *ctx;
-	unsigned char *area;
-	int rc, minor;
+	struct nd_lsa lsa;
+	int rc;
 
 	if (!dimm)
 		return -EINVAL;
 	ctx = dimm->bus->ctx;
 	if (v == NDCTL_LABEL_V1_1) {
-		lsize = 128;
-		minor = 1;
+		lsize = ND_LSA_LABEL_V11;
 	} else if (v == NDCTL_LABEL_V1_2) {
-		lsize = 256;
-		minor = 2;
+		lsize = ND_LSA_LABEL_V12;
 	} else {
 		err(ctx, "%s: unknown label version %d", dimm->devname, v);
 		return -EINVAL;
@@ -628,23 +599,25 @@ NDCTL_EXPORT int ndctl_dimm_init_labels(struct ndctl_dimm *dimm,
 	rc = ndctl_dimm_get_config_size(dimm, &config_size, &max_xfer);
 	if (rc)
 		return rc;
-	isize = nd_label_index_size(config_size, lsize);
-	if (2ULL * isize + 2ULL * lsize > config_size) {
+	/* ndctl's layout for both versions: the modern formula */
+	isize = nd_lsa_index_size(config_size, lsize);
+	if (!isize) {
 		err(ctx, "%s: label area of %u bytes too small", dimm->devname,
 				config_size);
 		return -ENOSPC;
 	}
-	nslot = (config_size - 2 * isize) / lsize;
-	area = calloc(1, 2 * isize);
-	if (!area)
+	nslot = nd_lsa_nslot(config_size, lsize);
+	lsa.area = calloc(1, config_size);
+	if (!lsa.area)
 		return -ENOMEM;
-	build_index(area, config_size, isize, lsize, nslot, 0, minor);
-	build_index(area + isize, config_size, isize, lsize, nslot, 1, minor);
-	rc = write_range(dimm, area, 0, 2 * isize);
-	free(area);
+	lsa.size = config_size;
+	rc = nd_lsa_init_layout(&lsa, isize, lsize, nslot);
+	if (!rc)
+		rc = write_range(dimm, lsa.area, 0, 2 * isize);
+	free(lsa.area);
 	if (rc)
 		return rc;
-	info(ctx, "%s: v1.%d index, %u slots of %u bytes", dimm->devname, minor,
-			nslot, lsize);
+	info(ctx, "%s: v1.%d index, %u slots of %u bytes", dimm->devname,
+			lsize == ND_LSA_LABEL_V12 ? 2 : 1, nslot, lsize);
 	return dimm_rebind(dimm);
 }

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <asm/byteorder.h>
+
 #include "util.h"
 #include "label-format.h"
 
@@ -68,63 +70,62 @@ static struct json_object *labels_to_json(const char *devname,
 		const unsigned char *area, unsigned int config_size, bool human)
 {
 	struct json_object *j = json_object_new_object(), *ji, *jl;
-	unsigned int isize, lsize, nslot, k, i;
-	const unsigned char *cur;
-	int ver, curblk;
+	struct nd_lsa lsa = { .area = (u8 *)area, .size = config_size };
+	const struct nd_lsa_index *cur;
+	unsigned int nslot, k;
+	int i;
 
 	json_object_object_add(j, "dev", json_object_new_string(devname));
-	ver = nd_label_index_find(area, config_size, &isize, &lsize, &curblk);
-	if (!ver)
+	if (nd_lsa_validate(&lsa) < 0)
 		return j;
 	ji = json_object_new_array();
 	for (i = 0; i < 2; i++) {
-		const unsigned char *b = area + i * isize;
+		const struct nd_lsa_index *ix = nd_lsa_index(&lsa, i);
 		struct json_object *e = json_object_new_object();
-		char sig[17];
+		char sig[ND_LSA_SIG_LEN + 1];
 
-		memcpy(sig, b, 16);
-		sig[16] = '\0';
+		memcpy(sig, ix->sig, ND_LSA_SIG_LEN);
+		sig[ND_LSA_SIG_LEN] = '\0';
 		json_object_object_add(e, "signature", json_object_new_string(sig));
-		json_object_object_add(e, "major", json_object_new_int(nd_get_le(b + 60, 2)));
-		json_object_object_add(e, "minor", json_object_new_int(nd_get_le(b + 62, 2)));
-		json_object_object_add(e, "labelsize", json_object_new_int(lsize));
-		json_object_object_add(e, "seq", json_object_new_int64(nd_get_le(b + 20, 4)));
-		json_object_object_add(e, "nslot", json_object_new_int64(nd_get_le(b + 56, 4)));
+		json_object_object_add(e, "major", json_object_new_int(le16_to_cpu(ix->major)));
+		json_object_object_add(e, "minor", json_object_new_int(le16_to_cpu(ix->minor)));
+		json_object_object_add(e, "labelsize", json_object_new_int(lsa.lsize));
+		json_object_object_add(e, "seq", json_object_new_int64(le32_to_cpu(ix->seq)));
+		json_object_object_add(e, "nslot", json_object_new_int64(nd_lsa_index_nslot(ix)));
 		json_object_array_add(ji, e);
 	}
 	json_object_object_add(j, "index", ji);
-	cur = area + curblk * isize;
-	nslot = nd_get_le(cur + 56, 4);
+	cur = nd_lsa_index(&lsa, lsa.cur);
+	nslot = nd_lsa_index_nslot(cur);
 	jl = json_object_new_array();
 	for (k = 0; k < nslot; k++) {
-		const unsigned char *l = area + 2 * isize + (size_t)k * lsize;
+		const struct nd_lsa_label *l = nd_lsa_label(&lsa, k);
 		struct json_object *e;
-		char str[40], name[65];
+		char str[40], name[sizeof(l->name) + 1];
 		uuid_t uu;
 
-		if (cur[NSINDEX_HDR + k / 8] & (1u << (k % 8)))
-			continue;	/* free */
-		if (nd_get_le(l + 120, 4) != k)
-			continue;	/* slot field must match */
+		/* in use with a matching slot field; checksums not required */
+		if (nd_lsa_slot_is_free(cur, k) || le32_to_cpu(l->slot) != k)
+			continue;
 		e = json_object_new_object();
-		memcpy(uu, l, 16);
+		memcpy(uu, l->uuid, sizeof(uu));
 		uuid_unparse(uu, str);
 		json_object_object_add(e, "uuid", json_object_new_string(str));
-		memcpy(name, l + 16, 64);
-		name[64] = '\0';
+		memcpy(name, l->name, sizeof(l->name));
+		name[sizeof(l->name)] = '\0';
 		json_object_object_add(e, "name", json_object_new_string(name));
 		json_object_object_add(e, "slot", json_object_new_int64(k));
-		json_object_object_add(e, "position", json_object_new_int(nd_get_le(l + 86, 2)));
-		json_object_object_add(e, "nlabel", json_object_new_int(nd_get_le(l + 84, 2)));
-		json_object_object_add(e, "flags", json_hex(nd_get_le(l + 80, 4), human));
-		json_object_object_add(e, "isetcookie", json_hex(nd_get_le(l + 88, 8), human));
-		json_object_object_add(e, "lbasize", json_object_new_int64(nd_get_le(l + 96, 8)));
-		json_object_object_add(e, "dpa", json_hex(nd_get_le(l + 104, 8), human));
-		json_object_object_add(e, "rawsize", json_size(nd_get_le(l + 112, 8), human));
-		if (lsize >= 256) {
-			guid_string(l + 128, str);
+		json_object_object_add(e, "position", json_object_new_int(le16_to_cpu(l->position)));
+		json_object_object_add(e, "nlabel", json_object_new_int(le16_to_cpu(l->nlabel)));
+		json_object_object_add(e, "flags", json_hex(le32_to_cpu(l->flags), human));
+		json_object_object_add(e, "isetcookie", json_hex(le64_to_cpu(l->isetcookie), human));
+		json_object_object_add(e, "lbasize", json_object_new_int64(le64_to_cpu(l->lbasize)));
+		json_object_object_add(e, "dpa", json_hex(le64_to_cpu(l->dpa), human));
+		json_object_object_add(e, "rawsize", json_size(le64_to_cpu(l->rawsize), human));
+		if (lsa.lsize >= ND_LSA_LABEL_V12) {
+			guid_string(l->type_guid, str);
 			json_object_object_add(e, "type_guid", json_object_new_string(str));
-			guid_string(l + 144, str);
+			guid_string(l->abstraction_guid, str);
 			json_object_object_add(e, "abstraction_guid", json_object_new_string(str));
 		}
 		json_object_array_add(jl, e);
@@ -154,10 +155,10 @@ static int do_read(struct ndctl_dimm *dimm, struct label_opts *o, FILE *out,
 	if (o->json)
 		off = 0, len = config_size;
 	else if (o->index_only) {
-		unsigned int i128 = nd_label_index_size(config_size, 128);
+		unsigned int i128 = nd_lsa_index_size(config_size, ND_LSA_LABEL_V11);
 
 		off = 0;
-		len = 2 * i128 < config_size ? 2 * i128 : config_size;
+		len = i128 && 2 * i128 < config_size ? 2 * i128 : config_size;
 	} else {
 		if (o->offset >= config_size) {
 			fail("%s: offset %llu beyond the %u byte label area", devname,

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "util.h"
+#include "label-format.h"
 
 #define INFO_WIPE_SIZE 8192
 #define SZ_16M (16ULL << 20)
@@ -389,7 +390,7 @@ static struct ndctl_namespace *find_namespace(struct ndctl_ctx *ctx,
 static int pick_label_version(struct ndctl_dimm *dimm)
 {
 	int rc = ndctl_dimm_init_labels(dimm, NDCTL_LABEL_V1_2);
-	unsigned int config_size, isize, nslot;
+	unsigned int config_size, nslot;
 	int avail;
 
 	if (rc)
@@ -397,8 +398,7 @@ static int pick_label_version(struct ndctl_dimm *dimm)
 	/* a kernel without v1.2 support computes the v1.1 slot count */
 	if (ndctl_dimm_get_config_size(dimm, &config_size, NULL))
 		return 0;
-	isize = ((72 + (config_size / 256 + 7) / 8) + 255) / 256 * 256;
-	nslot = (config_size - 2 * isize) / 256;
+	nslot = nd_lsa_nslot(config_size, ND_LSA_LABEL_V12);
 	avail = ndctl_dimm_get_available_labels(dimm);
 	if (avail >= 0 && (unsigned int)avail + 1 != nslot)
 		return ndctl_dimm_init_labels(dimm, NDCTL_LABEL_V1_1);

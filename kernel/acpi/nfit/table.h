@@ -5,7 +5,8 @@
  * Pure-format code: it validates and indexes a table held in a caller's
  * buffer, keeps no state of its own and allocates nothing, so that the
  * same source builds into nfit.ko and into the host unit tests (where
- * tests/host/shim stands in for the few kernel headers used here).
+ * userspace/kshim and tests/host/shim stand in for the few kernel
+ * headers used here).
  *
  * The subtable layouts are ACPICA's (struct acpi_nfit_*), reached through
  * <linux/acpi.h>.

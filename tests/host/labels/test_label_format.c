@@ -697,6 +697,73 @@ static void t_init_fresh(void)
 	free(area);
 }
 
+/*
+ * nd_lsa_init_layout(): the geometry libndctl's init-labels writes (the
+ * modern formula for both label sizes, as ndctl has it) and the
+ * geometries it must refuse without touching the area or @lsa.
+ */
+static void t_init_layout(void)
+{
+	static const struct {
+		u32 isize, lsize, nslot;
+	} bad[] = {
+		{ 256, 200, 1020 },	/* label size */
+		{ 0, 128, 1020 },	/* no index */
+		{ 300, 128, 1020 },	/* index not 256-aligned */
+		{ 256, 128, 1 },	/* one slot */
+		{ 256, 128, 1500 },	/* bitmap past the block (and area) */
+		{ 512, 128, 1017 },	/* slots past the area by one */
+		{ 256, 256, 511 },
+		{ 0x80000000u, 128, 2 },	/* u32 overflow of 2 * isize */
+	};
+	u8 *area = area_new(K128), *copy = area_new(K128);
+	struct nd_lsa lsa = { .area = area, .size = K128 };
+	struct nd_lsa check;
+	unsigned int i;
+
+	/* libndctl's v1.1: modern formula, 1020 slots, padding bits clear */
+	memset(area, 0x5a, K128);
+	CHECK_INT(nd_lsa_init_layout(&lsa, nd_lsa_index_size(K128, 128), 128,
+				     nd_lsa_nslot(K128, 128)), 0);
+	CHECK(lsa.cur == 0 && lsa.next == 1);
+	CHECK(lsa.isize == 256 && lsa.lsize == 128);
+	check_fresh_block(area, 256, 0, 3, 1020, 1, 0);
+	check_fresh_block(area, 256, 1, 2, 1020, 1, 0);
+	CHECK_INT(area[512], 0x5a);
+	CHECK_INT(validate(&check, area, K128), 0);
+	CHECK(check.isize == 256 && check.lsize == 128);
+	CHECK_INT(bind_slots(area, K128, ND_LSA_V11), 1019);
+
+	/* libndctl's v1.2: what nd_lsa_init(ND_LSA_V12) writes too */
+	CHECK_INT(nd_lsa_init_layout(&lsa, 256, 256, 510), 0);
+	check_fresh_block(area, 256, 0, 3, 510, 2, 1);
+	check_fresh_block(area, 256, 1, 2, 510, 2, 1);
+	memcpy(copy, area, K128);
+	CHECK_INT(nd_lsa_init(&lsa, ND_LSA_V12), 0);
+	CHECK(!memcmp(copy, area, K128));
+
+	/* a geometry that fills the area exactly */
+	CHECK_INT(nd_lsa_init_layout(&lsa, 512, 128, 1016), 0);
+	check_fresh_block(area, 512, 1, 2, 1016, 1, 0);
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct nd_lsa before;
+
+		memset(area, 0x5a, K128);
+		lsa.cur = -1;
+		lsa.next = -1;
+		lsa.isize = 4096;
+		before = lsa;
+		CHECK_INT(nd_lsa_init_layout(&lsa, bad[i].isize, bad[i].lsize,
+					     bad[i].nslot), -22);
+		CHECK(!memcmp(&before, &lsa, sizeof(lsa)));
+		CHECK_INT(area[0], 0x5a);
+		CHECK_INT(area[256], 0x5a);
+	}
+	free(copy);
+	free(area);
+}
+
 static void t_next_update_cycle(void)
 {
 	u8 *area = area_new(K128);
@@ -865,6 +932,7 @@ static const struct {
 	{ "labelsize rules by version", t_labelsize_rules },
 	{ "label slots: live, free, bad checksum, wrong slot", t_label_slots },
 	{ "fresh index blocks: v1.1 and v1.2, 128 and 256 KiB", t_init_fresh },
+	{ "fresh index blocks of a given geometry, bad geometries refused", t_init_layout },
 	{ "next index update: successor seq, checksum, switch", t_next_update_cycle },
 	{ "tiny and odd-sized areas", t_tiny_areas },
 	{ "verdict names", t_verdict_names },

@@ -1,6 +1,6 @@
-/* SPDX-License-Identifier: GPL-2.0-only */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Host shim: static_assert() with an optional message, as the kernel has
+ * User-space shim: static_assert() with an optional message, as the kernel has
  * it (C11's _Static_assert() requires the message before C2x).
  */
 #ifndef LABEL_SHIM_LINUX_BUILD_BUG_H

@@ -1,7 +1,9 @@
-/* SPDX-License-Identifier: GPL-2.0-only */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Host shim: the kernel types and attributes that kernel/acpi/nfit/table.c
- * and kernel/nvdimm/label-format.c use, for building them in user space.
+ * User-space shim: the kernel types and attributes that
+ * kernel/acpi/nfit/table.c and kernel/nvdimm/label-format.c use, for
+ * building them in user space (label-format.c into libndctl and ndctl,
+ * both into the host tests).
  * The uapi header of the same name comes first, so libc headers that
  * include it still get what they need.
  */

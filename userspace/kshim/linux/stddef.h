@@ -1,5 +1,5 @@
-/* SPDX-License-Identifier: GPL-2.0-only */
-/* Host shim: offsetof() and the kernel's offsetofend(). */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* User-space shim: offsetof() and the kernel's offsetofend(). */
 #ifndef NFIT_SHIM_LINUX_STDDEF_H
 #define NFIT_SHIM_LINUX_STDDEF_H
 

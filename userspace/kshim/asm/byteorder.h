@@ -1,6 +1,6 @@
-/* SPDX-License-Identifier: GPL-2.0-only */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Host shim: the uapi byte-order macros (__le32_to_cpu() and friends)
+ * User-space shim: the uapi byte-order macros (__le32_to_cpu() and friends)
  * plus the kernel's short names for them.
  */
 #ifndef LABEL_SHIM_ASM_BYTEORDER_H
