@@ -195,6 +195,8 @@ echo "$STEPS" | while read key rk nsid mib ss order ext a0 a1 b0 b1 b2 b3; do
 	# a PMEM seed advances when it binds (v4.2, 6.1); a BLK one, until
 	# nd_blk exists, when it gets DPA (docs/namespaces.md)
 	if [ "$(nstype_of x $rk)" = 5 ]; then
+		expect_eq "$key: $(reg $rk)'s seed stays ${N##*/} until it binds" \
+			"$(cat $R/namespace_seed 2>/dev/null)" "${N##*/}"
 		echo ${N##*/} > /sys/bus/nd/drivers/nd_pmem/bind 2>/tmp/doc.err
 		nd_settle
 	fi
