@@ -28,14 +28,7 @@ ROUNDS=${NVT_STRESS_ROUNDS:-25}
 LIMIT=${NVT_STRESS_LIMIT:-240}
 
 # blank label areas, regions enabled
-nt_regions_unbind 0
-for d in $DIMMS; do
-	nd-label-ioctl write /dev/$d /dev/zero > /tmp/st.out 2>&1 ||
-		nok "zero $d's label area: $(cat /tmp/st.out)"
-	echo $d > /sys/bus/nd/drivers/nvdimm/unbind
-	echo $d > /sys/bus/nd/drivers/nvdimm/bind
-done
-nt_regions_bind 0
+nt_blank_labels 0 $DIMMS
 nd_settle
 avail0=$(cat $R0/available_size)
 availb=$(cat $RB/available_size)

@@ -43,15 +43,7 @@ expect_eq "initial align of ${R0##*/} (2-way) ${R1##*/} (4-way) ${R6##*/} (1-way
 # blank label areas: whatever the tests before left there does not matter
 # (and at the end: the tests after find seeds namespace0.0, namespace1.0)
 blank_areas() {
-	local d
-	nt_regions_unbind 0
-	for d in $DIMMS; do
-		nd-label-ioctl write /dev/$d /dev/zero > /tmp/v42.out 2>&1 ||
-			nok "zero $d's label area: $(cat /tmp/v42.out)"
-		echo $d > /sys/bus/nd/drivers/nvdimm/unbind
-		echo $d > /sys/bus/nd/drivers/nvdimm/bind
-	done
-	nt_regions_bind 0
+	nt_blank_labels 0 $DIMMS
 }
 blank_areas
 
