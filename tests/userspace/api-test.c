@@ -5,6 +5,8 @@
  *
  * usage: api-test doc42 ROOT        (ROOT from `fakesys.py ROOT nfit_test`)
  *        api-test robust ROOT       (ROOT from `fakesys.py ROOT qemu-labelled`)
+ *        api-test lsa ROOT          (ROOT from `fakesys.py ROOT qemu --dev`; label
+ *                                    ioctls answered by the linked fake_ioctl.c)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -88,7 +90,15 @@ static int doc42(void)
 	if (!ctx)
 		return 1;
 	ref = ndctl_ref(ctx);
-	CHECK(ref == ctx && ndctl_unref(ctx) == ctx, "ndctl_ref/ndctl_unref keep the context");
+	/* issue 16 #8: upstream's ndctl_unref() always returns NULL */
+	CHECK(ref == ctx && ndctl_unref(ctx) == NULL && ndctl_get_sysfs_root(ctx) != NULL,
+			"ndctl_unref returns NULL, the other reference keeps the context");
+	/* issue 16 #8: mode values and aliases of upstream's libndctl.h */
+	CHECK(NDCTL_NS_MODE_MEMORY == 0 && NDCTL_NS_MODE_FSDAX == 0
+			&& NDCTL_NS_MODE_SAFE == 1 && NDCTL_NS_MODE_SECTOR == 1
+			&& NDCTL_NS_MODE_RAW == 2 && NDCTL_NS_MODE_DAX == 3
+			&& NDCTL_NS_MODE_DEVDAX == 3 && NDCTL_NS_MODE_UNKNOWN == 4,
+			"namespace mode enum values as upstream (memory 0 .. unknown 4)");
 	ndctl_set_log_fn(ctx, quiet_log);
 	ndctl_set_log_priority(ctx, 7);
 	CHECK(ndctl_get_log_priority(ctx) == 7, "log priority set/get");
@@ -432,6 +442,30 @@ static int robust(void)
 			"garbage mapping skipped, region kept");
 	ndctl_unref(ctx);
 	put(r1, "mapping0", "nmem1,0,536870912,0\n");
+	/* issue 16 #6: one DIMM mapped twice (around another) comes once */
+	put(r1, "mappings", "3\n");
+	put(r1, "mapping1", "nmem0,0,268435456,1\n");
+	put(r1, "mapping2", "nmem1,536870912,268435456,2\n");
+	ctx = fresh();
+	region = ndctl_region_get_next(ndctl_region_get_first(ndctl_bus_get_first(ctx)));
+	{
+		struct ndctl_dimm *dimm;
+		int nd = 0, n1 = 0;
+
+		if (region)
+			ndctl_dimm_foreach_in_region(region, dimm) {
+				if (++nd > 16)
+					break;
+				n1 += !strcmp(ndctl_dimm_get_devname(dimm), "nmem1");
+			}
+		CHECK(region && nd == 2 && n1 == 1,
+				"foreach_in_region: DIMM mapped twice listed once (%d DIMMs, nmem1 %dx)",
+				nd, n1);
+	}
+	ndctl_unref(ctx);
+	put(r1, "mappings", "1\n");
+	rm(r1, "mapping1");
+	rm(r1, "mapping2");
 	rm(r1, "set_cookie");
 	ctx = fresh();
 	nr = count_regions(ctx, &nns);
@@ -468,6 +502,45 @@ static int robust(void)
 	CHECK(nns == 2, "namespace with a garbage sector_size list dropped");
 	ndctl_unref(ctx);
 	put(ns, "sector_size", "512 4096 \n");
+
+	/* issue 16 #8: claimed by a bound pfn (fsdax) or dax device: active */
+	{
+		static const char *const kinds[] = { "pfn1.0", "dax1.0" };
+		char cmd[3 * PATH_MAX], dev[PATH_MAX];
+		unsigned int k;
+
+		for (k = 0; k < 2; k++) {
+			snprintf(dev, sizeof(dev), "%s/%s", r1, kinds[k]);
+			snprintf(cmd, sizeof(cmd), "mv '%s/driver' '%s/driver.saved' && "
+					"ln -s ../../../../../../../bus/nd/drivers/nd_pmem '%s/driver'",
+					ns, ns, dev);
+			if (system(cmd) != 0)
+				return 1;
+			put(ns, "holder", k ? "dax1.0\n" : "pfn1.0\n");
+			put(ns, "mode", k ? "dax\n" : "memory\n");
+			ctx = fresh();
+			region = ndctl_region_get_next(ndctl_region_get_first(ndctl_bus_get_first(ctx)));
+			victim = NULL;
+			ndctl_namespace_foreach(region, ndns)
+				if (ndctl_namespace_get_id(ndns) == 0)
+					victim = ndns;
+			CHECK(victim && !ndctl_namespace_is_enabled(victim)
+					&& ndctl_namespace_is_active(victim),
+					"namespace claimed by a bound %.3s device is active", kinds[k]);
+			CHECK(victim && ndctl_namespace_get_mode(victim)
+					== (k ? NDCTL_NS_MODE_DEVDAX : NDCTL_NS_MODE_FSDAX),
+					"claimed by %.3s: mode %s", kinds[k], k ? "devdax" : "fsdax");
+			rm(dev, "driver");
+			CHECK(victim && !ndctl_namespace_is_active(victim),
+					"claimed by an unbound %.3s device: not active", kinds[k]);
+			ndctl_unref(ctx);
+			snprintf(cmd, sizeof(cmd), "mv '%s/driver.saved' '%s/driver'", ns, ns);
+			if (system(cmd) != 0)
+				return 1;
+			put(ns, "holder", "\n");
+			put(ns, "mode", "raw\n");
+		}
+	}
 
 	ctx = fresh();
 	count_regions(ctx, &nns);
@@ -507,10 +580,161 @@ static int robust(void)
 	return 0;
 }
 
+/* ---- label area bounds and the cfg_write contract (issue 16 #4, #5) ---- */
+
+#define LSA_SIZE (128 * 1024)
+
+static struct ndctl_dimm *dimm_named(struct ndctl_ctx *ctx, const char *name)
+{
+	struct ndctl_dimm *dimm;
+
+	ndctl_dimm_foreach(ndctl_bus_get_first(ctx), dimm)
+		if (!strcmp(ndctl_dimm_get_devname(dimm), name))
+			return dimm;
+	return NULL;
+}
+
+/* the fake label area image behind /dev/nmem1 (fake_ioctl.c) */
+static int lsa_image(unsigned char *img, int write)
+{
+	char p[PATH_MAX];
+	ssize_t n;
+	int fd;
+
+	snprintf(p, sizeof(p), "%s/dev/nmem1.lsa", root);
+	fd = open(p, write ? O_WRONLY : O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = write ? pwrite(fd, img, LSA_SIZE, 0) : pread(fd, img, LSA_SIZE, 0);
+	close(fd);
+	return n == LSA_SIZE ? 0 : -1;
+}
+
+static int all_bytes(const unsigned char *p, size_t len, unsigned char v)
+{
+	while (len--)
+		if (*p++ != v)
+			return 0;
+	return 1;
+}
+
+static int lsa(void)
+{
+	static const struct { unsigned int off, len; const char *what; } bad[] = {
+		{ 0, UINT_MAX, "len UINT_MAX" },
+		{ 1, LSA_SIZE, "offset 1 + whole size" },
+		{ LSA_SIZE - 16, 17, "one byte past the end" },
+		{ UINT_MAX - 15, 32, "offset+len wrapping" },
+		{ LSA_SIZE + 1, 0, "offset past the end, len 0" },
+	};
+	unsigned char *img, *buf, *back;
+	struct ndctl_cmd *size, *rd, *wr;
+	struct ndctl_dimm *dimm;
+	struct ndctl_ctx *ctx;
+	char b[PATH_MAX], dir[PATH_MAX];
+	unsigned int i;
+	int rc;
+
+	img = malloc(LSA_SIZE);
+	back = malloc(LSA_SIZE);
+	buf = malloc(LSA_SIZE + 64);	/* room for the len 0 reads only */
+	if (!img || !back || !buf)
+		return 1;
+	for (i = 0; i < LSA_SIZE; i++)
+		img[i] = (unsigned char)(i * 7 + 1);
+	if (lsa_image(img, 1))
+		return 1;
+	ctx = fresh();
+	dimm = ctx ? dimm_named(ctx, "nmem1") : NULL;
+	CHECK(dimm != NULL, "nmem1 with label commands");
+	if (!dimm)
+		return 1;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		memset(buf, 0xa5, LSA_SIZE + 64);
+		rc = ndctl_dimm_read_label_area(dimm, buf, bad[i].off, bad[i].len);
+		CHECK(rc == -EINVAL && all_bytes(buf, LSA_SIZE + 64, 0xa5),
+				"read_label_area %s: -EINVAL, nothing copied (rc %d)",
+				bad[i].what, rc);
+	}
+	memset(buf, 0, 64);
+	rc = ndctl_dimm_read_label_area(dimm, buf, LSA_SIZE - 16, 16);
+	CHECK(rc == 0 && !memcmp(buf, img + LSA_SIZE - 16, 16),
+			"read_label_area of the last 16 bytes");
+	rc = ndctl_dimm_read_label_area(dimm, buf, LSA_SIZE, 0);
+	CHECK(rc == 0, "read_label_area at the end, len 0: ok (rc %d)", rc);
+
+	/* cfg_write only from a completed read */
+	size = ndctl_dimm_cmd_new_cfg_size(dimm);
+	rc = size ? ndctl_cmd_submit(size) : -1;
+	rd = rc == 0 ? ndctl_dimm_cmd_new_cfg_read(size) : NULL;
+	CHECK(rd != NULL, "cfg_size submitted, cfg_read built");
+	if (!rd)
+		return 1;
+	errno = 0;
+	wr = ndctl_dimm_cmd_new_cfg_write(rd);
+	CHECK(wr == NULL && errno == EINVAL,
+			"cfg_write from an unsubmitted cfg_read: NULL, errno EINVAL");
+	if (wr) {
+		ndctl_cmd_submit(wr);	/* what a caller would do next */
+		ndctl_cmd_unref(wr);
+	}
+	CHECK(lsa_image(back, 0) == 0 && !memcmp(back, img, LSA_SIZE),
+			"label area unchanged after the refused write");
+	setenv("FAKE_FW_STATUS", "5", 1);
+	rc = ndctl_cmd_submit(rd);
+	unsetenv("FAKE_FW_STATUS");
+	wr = ndctl_dimm_cmd_new_cfg_write(rd);
+	CHECK(rc != 0 && wr == NULL, "cfg_write from a failed cfg_read: NULL");
+	ndctl_cmd_unref(wr);
+	rc = ndctl_cmd_submit(rd);
+	wr = rc == 0 ? ndctl_dimm_cmd_new_cfg_write(rd) : NULL;
+	CHECK(wr != NULL, "cfg_write from a completed cfg_read");
+	if (wr) {
+		unsigned char x[4] = { 1, 2, 3, 4 };
+
+		ndctl_cmd_cfg_write_set_data(wr, x, sizeof(x), 4096);
+		rc = ndctl_cmd_submit(wr);
+		memcpy(img + 4096, x, sizeof(x));
+		CHECK(rc == 0 && lsa_image(back, 0) == 0 && !memcmp(back, img, LSA_SIZE),
+				"read-modify-write changed exactly the 4 bytes set");
+		ndctl_cmd_unref(wr);
+	}
+	ndctl_cmd_unref(rd);
+	ndctl_cmd_unref(size);
+	ndctl_unref(ctx);
+
+	/* writes: the same bounds, checked once the DIMM is idle */
+	bus0(b, sizeof(b));
+	snprintf(dir, sizeof(dir), "%s/region1", b);
+	rm(dir, "driver");
+	snprintf(dir, sizeof(dir), "%s/nmem1", b);
+	rm(dir, "driver");
+	put(dir, "state", "idle\n");
+	ctx = fresh();
+	dimm = dimm_named(ctx, "nmem1");
+	for (i = 0; dimm && i < sizeof(bad) / sizeof(bad[0]); i++) {
+		memset(buf, 0, LSA_SIZE + 64);
+		rc = ndctl_dimm_write_label_area(dimm, buf, bad[i].off, bad[i].len);
+		CHECK(rc == -EINVAL && lsa_image(back, 0) == 0 && !memcmp(back, img, LSA_SIZE),
+				"write_label_area %s: -EINVAL, area unchanged (rc %d)",
+				bad[i].what, rc);
+	}
+	rc = dimm ? ndctl_dimm_write_label_area(dimm, "abcd", LSA_SIZE - 4, 4) : -1;
+	memcpy(img + LSA_SIZE - 4, "abcd", 4);
+	CHECK(rc == 0 && lsa_image(back, 0) == 0 && !memcmp(back, img, LSA_SIZE),
+			"write_label_area of the last 4 bytes");
+	ndctl_unref(ctx);
+	free(img);
+	free(back);
+	free(buf);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: api-test doc42|robust ROOT\n");
+		fprintf(stderr, "usage: api-test doc42|robust|lsa ROOT\n");
 		return 2;
 	}
 	set_roots(argv[2]);
@@ -518,6 +742,8 @@ int main(int argc, char **argv)
 		doc42();
 	else if (!strcmp(argv[1], "robust"))
 		robust();
+	else if (!strcmp(argv[1], "lsa"))
+		lsa();
 	else
 		return 2;
 	return failures ? 1 : 0;

@@ -11,7 +11,9 @@
  * FAKE_IOCTL_LOG (append "cmd offset length" lines), FAKE_FW_STATUS
  * (non-zero: every data command reports this firmware status).
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>

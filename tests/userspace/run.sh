@@ -4,7 +4,7 @@
 #   run.sh TESTBUILD
 #
 # TESTBUILD holds the sanitizer build: bin/ndctl, bin/ndctl-fakeio (ndctl
-# with fake_ioctl.c linked in), bin/api-test.  Trees come from fakesys.py
+# with fake_ioctl.c linked in), bin/api-test (fake_ioctl.c linked in too).  Trees come from fakesys.py
 # in a temporary directory.  Ends with "N passed, N failed[, N skipped]";
 # exit status 1 if anything failed.
 set -u
@@ -148,8 +148,17 @@ fi
 
 # ---------------------------------------------------------------- API
 if [ -x "$API" ]; then
-	for mode in doc42:nfit_test robust:qemu-labelled; do
-		tree api "${mode#*:}"
+	for mode in doc42:nfit_test robust:qemu-labelled lsa:qemu; do
+		if [ "${mode%%:*}" = lsa ]; then
+			# /dev/nmemN nodes need mknod; label ioctls from fake_ioctl.c
+			if [ "$(id -u)" != 0 ]; then
+				skip "api lsa: label area bounds, cfg_write contract" "needs root (mknod)"
+				continue
+			fi
+			tree api qemu --dev || continue
+		else
+			tree api "${mode#*:}"
+		fi
 		"$API" "${mode%%:*}" "$T/api" > "$T/api.out" 2> "$T/api.err"
 		arc=$?
 		while read -r verdict desc; do

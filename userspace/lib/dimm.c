@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,32 +84,54 @@ NDCTL_EXPORT struct ndctl_cmd *ndctl_dimm_cmd_new_cfg_read(struct ndctl_cmd *cfg
 	return cmd;
 }
 
-NDCTL_EXPORT struct ndctl_cmd *ndctl_dimm_cmd_new_cfg_write(struct ndctl_cmd *cfg_read)
+/* a write command for the whole area, zero-filled, range [0, size) */
+static struct ndctl_cmd *cfg_write_alloc(struct ndctl_dimm *dimm,
+		unsigned int config_size, unsigned int max_xfer)
 {
 	struct ndctl_cmd *cmd;
 
-	if (!cfg_read || cfg_read->type != ND_CMD_GET_CONFIG_DATA) {
-		if (cfg_read)
-			err(cmd_ctx(cfg_read), "cfg_write needs a cfg_read");
+	if (!ndctl_dimm_is_cmd_supported(dimm, ND_CMD_SET_CONFIG_DATA)) {
+		err(dimm->bus->ctx, "%s: set_data not supported", dimm->devname);
+		errno = EOPNOTSUPP;
 		return NULL;
 	}
-	if (!ndctl_dimm_is_cmd_supported(cfg_read->dimm, ND_CMD_SET_CONFIG_DATA)) {
-		err(cmd_ctx(cfg_read), "%s: set_data not supported",
-				cfg_read->dimm->devname);
-		return NULL;
-	}
-	cmd = cmd_alloc(cfg_read->dimm, ND_CMD_SET_CONFIG_DATA);
+	cmd = cmd_alloc(dimm, ND_CMD_SET_CONFIG_DATA);
 	if (!cmd)
 		return NULL;
-	cmd->config_size = cfg_read->config_size;
-	cmd->max_xfer = cfg_read->max_xfer;
-	cmd->offset = cfg_read->offset;
-	cmd->len = cfg_read->len;
-	cmd->data = malloc(cmd->config_size);
+	cmd->config_size = config_size;
+	cmd->max_xfer = max_xfer;
+	cmd->offset = 0;
+	cmd->len = config_size;
+	cmd->data = calloc(1, config_size);
 	if (!cmd->data) {
 		free(cmd);
 		return NULL;
 	}
+	return cmd;
+}
+
+/*
+ * Read-modify-write: the write starts from what a completed read returned,
+ * over the same range; an unsubmitted or failed read would write zeroes.
+ */
+NDCTL_EXPORT struct ndctl_cmd *ndctl_dimm_cmd_new_cfg_write(struct ndctl_cmd *cfg_read)
+{
+	struct ndctl_cmd *cmd;
+
+	if (!cfg_read || cfg_read->type != ND_CMD_GET_CONFIG_DATA
+			|| cfg_read->status != 0) {
+		if (cfg_read)
+			err(cmd_ctx(cfg_read), "cfg_write needs a completed cfg_read (status %d)",
+					cfg_read->status);
+		errno = EINVAL;
+		return NULL;
+	}
+	cmd = cfg_write_alloc(cfg_read->dimm, cfg_read->config_size,
+			cfg_read->max_xfer);
+	if (!cmd)
+		return NULL;
+	cmd->offset = cfg_read->offset;
+	cmd->len = cfg_read->len;
 	memcpy(cmd->data, cfg_read->data, cmd->config_size);
 	cmd->source = ndctl_cmd_ref(cfg_read);
 	return cmd;
@@ -405,8 +428,8 @@ NDCTL_EXPORT int ndctl_dimm_get_config_size(struct ndctl_dimm *dimm,
 	return rc;
 }
 
-/* a cfg_read command for [offset, offset+len), submitted */
-static struct ndctl_cmd *read_range(struct ndctl_dimm *dimm,
+/* a cfg_read command for [offset, offset+len) (or the whole area), submitted */
+static struct ndctl_cmd *read_range(struct ndctl_dimm *dimm, bool whole,
 		unsigned int offset, unsigned int len, int *rcp)
 {
 	struct ndctl_cmd *size, *rd;
@@ -429,8 +452,11 @@ static struct ndctl_cmd *read_range(struct ndctl_dimm *dimm,
 		*rcp = -ENOMEM;
 		return NULL;
 	}
-	if (len == UINT_MAX)
-		len = rd->config_size - (offset < rd->config_size ? offset : 0);
+	if (whole) {
+		offset = 0;
+		len = rd->config_size;
+	}
+	/* bounded by the area, overflow-safe: -EINVAL, nothing read */
 	rc = ndctl_cmd_cfg_set_range(rd, offset, len);
 	if (!rc)
 		rc = ndctl_cmd_submit(rd);
@@ -451,7 +477,7 @@ NDCTL_EXPORT int ndctl_dimm_read_label_area(struct ndctl_dimm *dimm, void *buf,
 
 	if (!dimm || !buf)
 		return -EINVAL;
-	rd = read_range(dimm, offset, len, &rc);
+	rd = read_range(dimm, false, offset, len, &rc);
 	if (!rd)
 		return rc;
 	memcpy(buf, rd->data + offset, len);
@@ -482,10 +508,11 @@ static int dimm_rebind(struct ndctl_dimm *dimm)
 	return ndctl_dimm_enable(dimm);
 }
 
-static int write_range(struct ndctl_dimm *dimm, const void *buf,
+/* write [offset, offset+len) (or the whole area) from buf, or zeroes */
+static int write_range(struct ndctl_dimm *dimm, const void *buf, bool whole,
 		unsigned int offset, unsigned int len)
 {
-	struct ndctl_cmd *size, *rd, *wr;
+	struct ndctl_cmd *size, *wr;
 	int rc;
 
 	size = ndctl_dimm_cmd_new_cfg_size(dimm);
@@ -496,23 +523,19 @@ static int write_range(struct ndctl_dimm *dimm, const void *buf,
 		ndctl_cmd_unref(size);
 		return rc;
 	}
-	/* an unsubmitted read only carries the geometry into the write */
-	rd = ndctl_dimm_cmd_new_cfg_read(size);
+	wr = cfg_write_alloc(dimm, size->config_size, size->max_xfer);
 	ndctl_cmd_unref(size);
-	if (!rd)
-		return -ENOMEM;
-	wr = ndctl_dimm_cmd_new_cfg_write(rd);
-	ndctl_cmd_unref(rd);
 	if (!wr)
 		return -EOPNOTSUPP;
-	if (len == UINT_MAX)
+	if (whole) {
+		offset = 0;
 		len = wr->config_size;
+	}
+	/* bounded by the area, overflow-safe: -EINVAL, nothing written */
 	rc = ndctl_cmd_cfg_set_range(wr, offset, len);
 	if (!rc) {
 		if (buf)
 			memcpy(wr->data + offset, buf, len);
-		else
-			memset(wr->data + offset, 0, len);
 		rc = ndctl_cmd_submit(wr);
 	}
 	ndctl_cmd_unref(wr);
@@ -529,7 +552,7 @@ NDCTL_EXPORT int ndctl_dimm_write_label_area(struct ndctl_dimm *dimm,
 	rc = dimm_idle_check(dimm);
 	if (rc)
 		return rc;
-	return write_range(dimm, buf, offset, len);
+	return write_range(dimm, buf, false, offset, len);
 }
 
 NDCTL_EXPORT int ndctl_dimm_zero_labels(struct ndctl_dimm *dimm)
@@ -545,7 +568,7 @@ NDCTL_EXPORT int ndctl_dimm_zero_labels(struct ndctl_dimm *dimm)
 	rc = dimm_idle_check(dimm);
 	if (rc)
 		return rc;
-	rc = write_range(dimm, NULL, 0, UINT_MAX);
+	rc = write_range(dimm, NULL, true, 0, 0);
 	if (rc)
 		return rc;
 	return dimm_rebind(dimm);
@@ -562,7 +585,7 @@ NDCTL_EXPORT int ndctl_dimm_get_label_version(struct ndctl_dimm *dimm)
 
 	if (!dimm)
 		return -EINVAL;
-	rd = read_range(dimm, 0, UINT_MAX, &rc);
+	rd = read_range(dimm, true, 0, 0, &rc);
 	if (!rd)
 		return rc;
 	lsa.area = rd->data;
@@ -613,7 +636,7 @@ NDCTL_EXPORT int ndctl_dimm_init_labels(struct ndctl_dimm *dimm,
 	lsa.size = config_size;
 	rc = nd_lsa_init_layout(&lsa, isize, lsize, nslot);
 	if (!rc)
-		rc = write_range(dimm, lsa.area, 0, 2 * isize);
+		rc = write_range(dimm, lsa.area, false, 0, 2 * isize);
 	free(lsa.area);
 	if (rc)
 		return rc;

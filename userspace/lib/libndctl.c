@@ -54,9 +54,15 @@ static int log_priority(const char *s)
 	return LOG_ERR;
 }
 
+/*
+ * Test hooks: NDCTL_SYSFS_ROOT / NDCTL_DEV_ROOT redirect every sysfs and
+ * device access.  secure_getenv() ignores them in a setuid/setgid or
+ * capability-raised program, whose environment must not pick the files
+ * it writes.
+ */
 static char *root_from_env(const char *var, const char *def)
 {
-	const char *v = getenv(var);
+	const char *v = secure_getenv(var);
 	size_t l;
 	char *r;
 
@@ -203,8 +209,9 @@ NDCTL_EXPORT struct ndctl_ctx *ndctl_unref(struct ndctl_ctx *ctx)
 
 	if (!ctx)
 		return NULL;
+	/* as upstream: NULL whether or not this dropped the last reference */
 	if (--ctx->refcount > 0)
-		return ctx;
+		return NULL;
 	bus = ctx->buses;
 	while (bus) {
 		struct ndctl_bus *next = bus->next;
@@ -1368,6 +1375,23 @@ NDCTL_EXPORT struct ndctl_dimm *ndctl_region_get_first_dimm(
 	return region->mappings->dimm;
 }
 
+/* the mapping where DIMM first appears in the region's mapping list */
+static struct ndctl_mapping *first_mapping_of(struct ndctl_region *region,
+		struct ndctl_dimm *dimm)
+{
+	struct ndctl_mapping *m;
+
+	for (m = region->mappings; m; m = m->next)
+		if (m->dimm == dimm)
+			return m;
+	return NULL;
+}
+
+/*
+ * Each DIMM once, in the order of first appearance, even when a region
+ * maps one DIMM several times (the list is then not a plain chain of
+ * DIMMs and "the mapping after DIMM" would cycle).
+ */
 NDCTL_EXPORT struct ndctl_dimm *ndctl_region_get_next_dimm(
 		struct ndctl_region *region, struct ndctl_dimm *dimm)
 {
@@ -1375,9 +1399,12 @@ NDCTL_EXPORT struct ndctl_dimm *ndctl_region_get_next_dimm(
 
 	if (!region || !dimm)
 		return NULL;
-	for (m = region->mappings; m; m = m->next)
-		if (m->dimm == dimm)
-			return m->next ? m->next->dimm : NULL;
+	m = first_mapping_of(region, dimm);
+	if (!m)
+		return NULL;
+	for (m = m->next; m; m = m->next)
+		if (m->dimm && first_mapping_of(region, m->dimm) == m)
+			return m->dimm;
 	return NULL;
 }
 
@@ -2201,6 +2228,25 @@ NDCTL_EXPORT int ndctl_namespace_is_enabled(struct ndctl_namespace *ndns)
 	return nd_is_bound(ndns->path);
 }
 
+/*
+ * A namespace claimed by a pfn (fsdax) or dax (devdax) device is in use
+ * while that device is bound; the library keeps no pfn/dax objects, so
+ * follow the namespace's "holder" to the sibling device.
+ */
+static int pfn_dax_claim_enabled(struct ndctl_namespace *ndns)
+{
+	struct ndctl_region *region = ndns->region;
+	char buf[ND_ATTR_MAX], path[PATH_MAX];
+
+	if (nd_read_attr(region->bus->ctx, ndns->path, "holder", buf))
+		return 0;
+	if (strncmp(buf, "pfn", 3) && strncmp(buf, "dax", 3))
+		return 0;
+	if (strchr(buf, '/') || nd_path(path, sizeof(path), region->path, buf))
+		return 0;
+	return nd_is_bound(path);
+}
+
 NDCTL_EXPORT int ndctl_namespace_is_active(struct ndctl_namespace *ndns)
 {
 	struct ndctl_btt *btt;
@@ -2210,7 +2256,9 @@ NDCTL_EXPORT int ndctl_namespace_is_active(struct ndctl_namespace *ndns)
 	if (ndctl_namespace_is_enabled(ndns))
 		return 1;
 	btt = btt_claiming(ndns);
-	return btt && ndctl_btt_is_enabled(btt);
+	if (btt)
+		return ndctl_btt_is_enabled(btt);
+	return pfn_dax_claim_enabled(ndns);
 }
 
 NDCTL_EXPORT int ndctl_namespace_is_configured(struct ndctl_namespace *ndns)

@@ -61,6 +61,7 @@ typedef void (*ndctl_log_fn)(struct ndctl_ctx *ctx, int priority,
 
 int ndctl_new(struct ndctl_ctx **ctx);
 struct ndctl_ctx *ndctl_ref(struct ndctl_ctx *ctx);
+/* drops a reference; returns NULL (as upstream), even if others remain */
 struct ndctl_ctx *ndctl_unref(struct ndctl_ctx *ctx);
 void ndctl_set_log_fn(struct ndctl_ctx *ctx, ndctl_log_fn log_fn);
 int ndctl_get_log_priority(struct ndctl_ctx *ctx);
@@ -144,6 +145,7 @@ struct ndctl_dimm *ndctl_dimm_get_by_handle(struct ndctl_bus *bus,
 /* ---- DIMM commands (label area through /dev/nmemN) ---- */
 struct ndctl_cmd *ndctl_dimm_cmd_new_cfg_size(struct ndctl_dimm *dimm);
 struct ndctl_cmd *ndctl_dimm_cmd_new_cfg_read(struct ndctl_cmd *cfg_size);
+/* needs a completed cfg_read (submitted, status 0); else NULL, errno EINVAL */
 struct ndctl_cmd *ndctl_dimm_cmd_new_cfg_write(struct ndctl_cmd *cfg_read);
 struct ndctl_cmd *ndctl_cmd_ref(struct ndctl_cmd *cmd);
 void ndctl_cmd_unref(struct ndctl_cmd *cmd);
@@ -248,12 +250,16 @@ unsigned long long ndctl_mapping_get_length(struct ndctl_mapping *mapping);
 int ndctl_mapping_get_position(struct ndctl_mapping *mapping);
 
 /* ---- namespace ---- */
+/* values and aliases binary-compatible with upstream libndctl */
 enum ndctl_namespace_mode {
-	NDCTL_NS_MODE_UNKNOWN = -1,
-	NDCTL_NS_MODE_RAW = 0,
-	NDCTL_NS_MODE_SAFE,	/* claimed by a btt ("sector") */
-	NDCTL_NS_MODE_MEMORY,	/* fsdax */
-	NDCTL_NS_MODE_DAX,	/* devdax */
+	NDCTL_NS_MODE_MEMORY = 0,	/* claimed by a pfn ("fsdax") */
+	NDCTL_NS_MODE_FSDAX = NDCTL_NS_MODE_MEMORY,
+	NDCTL_NS_MODE_SAFE = 1,		/* claimed by a btt ("sector") */
+	NDCTL_NS_MODE_SECTOR = NDCTL_NS_MODE_SAFE,
+	NDCTL_NS_MODE_RAW = 2,
+	NDCTL_NS_MODE_DAX = 3,		/* claimed by a dax device ("devdax") */
+	NDCTL_NS_MODE_DEVDAX = NDCTL_NS_MODE_DAX,
+	NDCTL_NS_MODE_UNKNOWN = 4,	/* last */
 };
 
 struct ndctl_namespace *ndctl_namespace_get_first(struct ndctl_region *region);
