@@ -175,6 +175,20 @@ if [ -x "$API" ]; then
 else
 	nok "api-test binary missing"
 fi
+# the test-root variables must not steer a set-user-ID program (issue 16 #8)
+if [ "$(id -u)" = 0 ] && [ -x "$TB/bin/secure-env" ] && id nobody > /dev/null 2>&1; then
+	cp "$TB/bin/secure-env" "$T/secure-env" && chown nobody "$T/secure-env" && chmod 4755 "$T/secure-env"
+	plain=$(NDCTL_SYSFS_ROOT=/nonexistent/s NDCTL_DEV_ROOT=/nonexistent/d "$TB/bin/secure-env" 2>&1)
+	suid=$(NDCTL_SYSFS_ROOT=/nonexistent/s NDCTL_DEV_ROOT=/nonexistent/d "$T/secure-env" 2>&1)
+	if [ "$plain" = "secure 0 sysfs /nonexistent/s dev /nonexistent/d" ] \
+			&& [ "$suid" = "secure 1 sysfs /sys dev /dev" ]; then
+		ok "NDCTL_SYSFS_ROOT/NDCTL_DEV_ROOT honoured, but ignored when set-user-ID"
+	else
+		nok "root overrides: plain '$plain', set-user-ID '$suid'"
+	fi
+else
+	skip "root overrides ignored when set-user-ID" "needs root, user nobody and secure-env"
+fi
 
 # ---------------------------------------------------------------- CLI
 for c in list create-namespace destroy-namespace enable-namespace disable-namespace \
