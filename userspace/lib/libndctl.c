@@ -5,6 +5,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -2577,4 +2578,112 @@ NDCTL_EXPORT int ndctl_btt_delete(struct ndctl_btt *btt)
 	btt->lbasize.current = 0;
 	region_rescan_children(btt->region);
 	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* in-use checks before unbinding                                      */
+
+/*
+ * The block device a namespace is served through right now: its btt's
+ * when a btt claims it and is bound, else its own, else none.
+ */
+static const char *namespace_live_bdev(struct ndctl_namespace *ndns)
+{
+	struct ndctl_btt *btt = btt_claiming(ndns);
+
+	if (btt && ndctl_btt_is_enabled(btt))
+		return ndctl_btt_get_block_device(btt);
+	if (ndctl_namespace_is_enabled(ndns))
+		return ndctl_namespace_get_block_device(ndns);
+	return NULL;
+}
+
+/**
+ * ndctl_namespace_check_unused() - may the namespace be unbound?
+ * @ndns: namespace
+ *
+ * Opens the namespace's live block device (if any) with O_EXCL: a mounted
+ * filesystem, a device-mapper table or another exclusive opener makes the
+ * open fail with EBUSY.  Nothing is changed either way.
+ *
+ * Return: 0 if not in use (or no block device), -errno otherwise (logged).
+ */
+NDCTL_EXPORT int ndctl_namespace_check_unused(struct ndctl_namespace *ndns)
+{
+	struct ndctl_ctx *ctx;
+	char path[PATH_MAX];
+	const char *bdev;
+	int fd, rc;
+
+	if (!ndns)
+		return -EINVAL;
+	ctx = ndns->region->bus->ctx;
+	bdev = namespace_live_bdev(ndns);
+	if (!bdev)
+		return 0;
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s",
+				ndctl_get_dev_root(ctx), bdev) >= sizeof(path))
+		return -ENAMETOOLONG;
+	fd = open(path, O_RDONLY | O_EXCL | O_CLOEXEC);
+	if (fd < 0) {
+		rc = -errno;
+		err(ctx, "%s: %s: failed exclusive open: %s", ndns->devname,
+				bdev, strerror(-rc));
+		return rc;
+	}
+	close(fd);
+	return 0;
+}
+
+/**
+ * ndctl_namespace_disable_safe() - disable a namespace that nobody uses
+ * @ndns: namespace
+ *
+ * Refuses (-EBUSY, nothing touched) while the live block device is held
+ * (ndctl_namespace_check_unused()); otherwise unbinds a claiming btt (its
+ * configuration stays) and then the namespace.
+ *
+ * Return: 0 or -errno.
+ */
+NDCTL_EXPORT int ndctl_namespace_disable_safe(struct ndctl_namespace *ndns)
+{
+	struct ndctl_btt *btt;
+	int rc;
+
+	rc = ndctl_namespace_check_unused(ndns);
+	if (rc)
+		return rc;
+	btt = btt_claiming(ndns);
+	if (btt && ndctl_btt_is_enabled(btt)) {
+		rc = ndctl_btt_disable(btt);
+		if (rc)
+			return rc;
+	}
+	return ndctl_namespace_disable(ndns);
+}
+
+/**
+ * ndctl_region_disable_safe() - disable a region none of whose namespaces
+ * is in use
+ * @region: region
+ *
+ * Every namespace of the region is checked first; if one is held, nothing
+ * is disabled.  Then the region is disabled (and its children forgotten,
+ * as ndctl_region_disable()).
+ *
+ * Return: 0 or -errno.
+ */
+NDCTL_EXPORT int ndctl_region_disable_safe(struct ndctl_region *region)
+{
+	struct ndctl_namespace *ndns;
+	int rc;
+
+	if (!region)
+		return -EINVAL;
+	ndctl_namespace_foreach(region, ndns) {
+		rc = ndctl_namespace_check_unused(ndns);
+		if (rc)
+			return rc;
+	}
+	return ndctl_region_disable(region);
 }

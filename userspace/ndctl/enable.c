@@ -149,13 +149,14 @@ static int toggle(int argc, char **argv, struct toggle_opts *t)
 					continue;
 				found++;
 				rc = t->enable ? ndctl_region_enable(region)
-					: ndctl_region_disable(region);
+					: ndctl_region_disable_safe(region);
 				if (rc) {
 					failed++;
-					fail("%s: %s failed: %s",
+					fail("%s: %s failed: %s%s",
 						ndctl_region_get_devname(region),
 						t->enable ? "enable" : "disable",
-						strerror(-rc));
+						strerror(-rc), rc == -EBUSY && !t->enable
+						? " (a namespace's block device is in use)" : "");
 				} else
 					done++;
 				continue;
@@ -188,20 +189,22 @@ static int toggle(int argc, char **argv, struct toggle_opts *t)
 					}
 					continue;
 				}
-				{
+				if (t->enable) {
 					struct ndctl_btt *btt = ndctl_namespace_get_btt(ndns);
 
 					/* a sector-mode namespace is served by its btt */
-					if (t->enable)
-						rc = btt ? ndctl_btt_enable(btt)
-							: ndctl_namespace_enable(ndns);
-					else {
-						rc = btt ? ndctl_btt_disable(btt) : 0;
-						if (!rc)
-							rc = ndctl_namespace_disable(ndns);
-					}
+					rc = btt ? ndctl_btt_enable(btt)
+						: ndctl_namespace_enable(ndns);
+				} else {
+					/* refuses while the block device is held */
+					rc = ndctl_namespace_disable_safe(ndns);
 				}
-				if (rc < 0) {
+				if (rc == -EBUSY && !t->enable) {
+					failed++;
+					fail("%s: failed exclusive open: %s",
+						ndctl_namespace_get_devname(ndns),
+						strerror(-rc));
+				} else if (rc < 0) {
 					failed++;
 					fail("%s: %s failed: %s",
 						ndctl_namespace_get_devname(ndns),

@@ -137,6 +137,12 @@ static int namespace_quiesce(struct ndctl_namespace *ndns, bool force)
 		fail("%s is active, specify --force to continue", devname);
 		return -EBUSY;
 	}
+	/* a mounted filesystem or another exclusive opener: touch nothing */
+	rc = ndctl_namespace_check_unused(ndns);
+	if (rc) {
+		fail("%s: failed exclusive open: %s", devname, strerror(-rc));
+		return rc;
+	}
 	if (btt) {
 		rc = ndctl_btt_delete(btt);
 		if (rc) {
@@ -466,6 +472,12 @@ static int reconfigure(struct ndctl_ctx *ctx, struct create_opts *o)
 	if (!o->name && ndctl_namespace_get_alt_name(ndns)[0])
 		o->name = strdup(ndctl_namespace_get_alt_name(ndns));
 	size = ndctl_namespace_get_size(ndns);
+	/* no -m: keep the current mode, and a btt's sector size with it */
+	if (!o->mode && ndctl_namespace_get_btt(ndns)) {
+		o->sector_mode = true;
+		if (!o->lbasize)
+			o->lbasize = ndctl_btt_get_sector_size(ndctl_namespace_get_btt(ndns));
+	}
 	rc = namespace_quiesce(ndns, o->force);
 	if (rc)
 		return rc;

@@ -358,6 +358,11 @@ int ndctl_btt_disable(struct ndctl_btt *btt);
 /* unbind and release the namespace (device-model only, media untouched) */
 int ndctl_btt_delete(struct ndctl_btt *btt);
 
+/* in-use checks: O_EXCL open of the live block device before unbinding */
+int ndctl_namespace_check_unused(struct ndctl_namespace *ndns);
+int ndctl_namespace_disable_safe(struct ndctl_namespace *ndns);
+int ndctl_region_disable_safe(struct ndctl_region *region);
+
 #ifdef __cplusplus
 }
 #endif
