@@ -99,6 +99,20 @@ static ssize_t holder_class_show(struct device *dev,
 			  nd_claim_class_names[to_nd_namespace_io(dev)->claim_class]);
 }
 
+/*
+ * Labels for a namespace whose attributes just changed from @old; on a
+ * failed write the attributes go back to @old (the labels did already).
+ */
+static int nd_lbl_rewrite_or_restore(struct device *dev,
+				     const struct nd_lbl_attrs *old)
+{
+	int rc = nd_namespace_labels_rewrite(dev, old);
+
+	if (rc)
+		nd_lbl_attrs_restore(dev, old);
+	return rc;
+}
+
 /* The class a holder_class write names, or -EINVAL ("<unknown>": shown only). */
 static int nd_claim_class_parse(struct device *dev, const char *buf)
 {
@@ -123,17 +137,14 @@ static ssize_t nd_lbl_store(struct device *dev, const char *what,
 static int nd_holder_class_op(struct device *dev, const char *buf, size_t len)
 {
 	struct nd_lbl_attrs old;
-	int cc, rc;
+	int cc;
 
 	cc = nd_claim_class_parse(dev, buf);
 	if (cc < 0)
 		return cc;
 	nd_lbl_attrs_save(dev, &old);
 	nd_lbl_set_claim_class(to_nd_namespace_lbl(dev), cc);
-	rc = nd_namespace_labels_rewrite(dev, &old);
-	if (rc)
-		nd_lbl_attrs_restore(dev, &old);
-	return rc;
+	return nd_lbl_rewrite_or_restore(dev, &old);
 }
 
 static ssize_t holder_class_store(struct device *dev,
@@ -664,7 +675,6 @@ static int nd_alt_name_op(struct device *dev, const char *buf, size_t len)
 	struct nd_namespace_lbl *lbl = to_nd_namespace_lbl(dev);
 	struct nd_lbl_attrs old;
 	char *name, *trimmed;
-	int rc;
 
 	name = kmemdup_nul(buf, len, GFP_KERNEL);
 	if (!name)
@@ -679,10 +689,7 @@ static int nd_alt_name_op(struct device *dev, const char *buf, size_t len)
 	nd_lbl_attrs_save(dev, &old);
 	strscpy_pad(lbl->alt_name, trimmed, sizeof(lbl->alt_name));
 	kfree(name);
-	rc = nd_namespace_labels_rewrite(dev, &old);
-	if (rc)
-		nd_lbl_attrs_restore(dev, &old);
-	return rc;
+	return nd_lbl_rewrite_or_restore(dev, &old);
 }
 
 static ssize_t alt_name_store(struct device *dev,
@@ -739,10 +746,7 @@ static int nd_sector_size_op(struct device *dev, const char *buf, size_t len)
 	}
 	nd_lbl_attrs_save(dev, &old);
 	lbl->lbasize = val;
-	rc = nd_namespace_labels_rewrite(dev, &old);
-	if (rc)
-		nd_lbl_attrs_restore(dev, &old);
-	return rc;
+	return nd_lbl_rewrite_or_restore(dev, &old);
 }
 
 static ssize_t sector_size_store(struct device *dev,
