@@ -8,6 +8,10 @@ usage: fakesys.py ROOT PLATFORM [--labels]
                        both regions label-less io namespaces, nstype 4)
             qemu-labelled  like qemu, but nmem1 carries a valid index and a
                        labelled region (nstype 5) with one raw namespace
+            qemu-shared  a label-less region1 interleaving nmem1 and nmem2
+                       (disabled, as ndctl leaves it before labelling)
+                       while nmem2 is also in region2, enabled: a DIMM
+                       that cannot be labelled now (autolabel tests)
             nfit_test  nfit_test.0 as DOC42 draws it (4 DIMMs, 2 PMEM
                        regions nstype 5, 4 BLK regions nstype 6) plus
                        nfit_test.1 (one label-less PMEM range)
@@ -205,6 +209,27 @@ def qemu(labelled=False):
         make_ns(r1, 1, 1, 5, 0, sector="512 4096 ", enabled=False)
 
 
+def qemu_shared():
+    drivers(["nd_bus", "nvdimm", "nd_region", "nd_pmem"])
+    bus = make_bus("LNXSYSTM:00/LNXSYBUS:00/ACPI0012:00", 0, "ACPI.NFIT", 246)
+    lcmds = "get_size get_data set_data cmd_call "
+    make_dimm(bus, 0, 245, 0x1, 0x0, 0x8680, 0x0100, 0x0100, 0x56341200, "cmd_call ")
+    make_dimm(bus, 1, 245, 0x2, 0x1, 0x8680, 0x0100, 0x0100, 0x57341200, lcmds,
+              active=False)
+    make_dimm(bus, 2, 245, 0x3, 0x2, 0x8680, 0x0100, 0x0100, 0x58341200, lcmds)
+    M = 1 << 20
+    r0 = make_region(bus, 0, 512 * M, 4, [(0, 0, 512 * M, 0)], range_index=1,
+                     resource=0x140000000)
+    make_ns(r0, 0, 0, 4, 512 * M, blockdev="pmem0", resource=0x140000000)
+    r1 = make_region(bus, 1, 512 * M, 4, [(1, 0, 256 * M, 0), (2, 0, 256 * M, 1)],
+                     range_index=2, resource=0x160000000, enabled=False)
+    n1 = make_ns(r1, 1, 0, 4, 512 * M, resource=0x160000000, enabled=False)
+    os.makedirs(os.path.join(n1, "block", "pmem1"), exist_ok=True)
+    r2 = make_region(bus, 2, 256 * M, 4, [(2, 256 * M, 256 * M, 0)], range_index=3,
+                     resource=0x180000000)
+    make_ns(r2, 2, 0, 4, 256 * M, blockdev="pmem2", resource=0x180000000)
+
+
 def nfit_test():
     drivers(["nvdimm", "nd_region", "nd_pmem", "nd_blk"])
     bus = make_bus("platform/nfit_test.0", 0, "nfit_test.0", 247,
@@ -267,6 +292,8 @@ def main():
         qemu()
     elif plat == "qemu-labelled":
         qemu(labelled=True)
+    elif plat == "qemu-shared":
+        qemu_shared()
     elif plat == "nfit_test":
         nfit_test()
     elif plat.startswith("many"):

@@ -103,11 +103,11 @@ static int toggle(int argc, char **argv, struct toggle_opts *t)
 	if (ntargets < 1 || (t->kind != DIMM && ntargets != 1)) {
 		fail("specify the %s to %s (or 'all')", kind_name[t->kind],
 				t->enable ? "enable" : "disable");
-		return 1;
+		return EXIT_USAGE;
 	}
 	if (t->type && strcmp(t->type, "pmem") && strcmp(t->type, "blk")) {
 		fail("unknown region type '%s' (pmem or blk)", t->type);
-		return 1;
+		return EXIT_USAGE;
 	}
 	if (cli_ctx_new(&ctx))
 		return 1;
@@ -217,9 +217,16 @@ static int toggle(int argc, char **argv, struct toggle_opts *t)
 		}
 	}
 	ndctl_unref(ctx);
+	/*
+	 * 76.1: a namespace that is not there is -ENXIO; for DIMMs and
+	 * regions "enabled 0 regions" is the whole answer, exit 0.
+	 */
 	if (!found && strcmp(targets[0], "all")) {
-		fail("%s '%s' not found", kind_name[t->kind], targets[0]);
-		return 1;
+		if (t->kind == NAMESPACE) {
+			fail("%s '%s' not found", kind_name[t->kind], targets[0]);
+			return -ENXIO;
+		}
+		note("no %s matches '%s'", kind_name[t->kind], targets[0]);
 	}
 	note("%s %d %s%s", t->enable ? "enabled" : "disabled", done,
 			kind_name[t->kind], done == 1 ? "" : "s");

@@ -54,30 +54,74 @@ static const struct cmd_help init_help = {
 	"    -h, --help            show this help\n",
 };
 
+/*
+ * 76.1 prints type_guid and abstraction_guid as the 16 bytes stand on the
+ * media, unparsed like a uuid (no GUID field swapping), so a GUID written
+ * in UEFI order reads back with its first three fields reversed.
+ */
 static void guid_string(const unsigned char *b, char *out)
 {
-	/* UEFI GUID layout: first three fields little-endian (§1.1) */
 	uuid_t u;
 
-	u[0] = b[3]; u[1] = b[2]; u[2] = b[1]; u[3] = b[0];
-	u[4] = b[5]; u[5] = b[4];
-	u[6] = b[7]; u[7] = b[6];
-	memcpy(u + 8, b + 8, 8);
+	memcpy(u, b, sizeof(u));
 	uuid_unparse(u, out);
 }
 
+static struct json_object *label_to_json(const struct nd_lsa_label *l,
+		u32 slot, u32 lsize, bool human)
+{
+	struct json_object *e = json_object_new_object();
+	char str[40], name[sizeof(l->name) + 1];
+	uuid_t uu;
+
+	memcpy(uu, l->uuid, sizeof(uu));
+	uuid_unparse(uu, str);
+	json_object_object_add(e, "uuid", json_object_new_string(str));
+	memcpy(name, l->name, sizeof(l->name));
+	name[sizeof(l->name)] = '\0';
+	json_object_object_add(e, "name", json_object_new_string(name));
+	json_object_object_add(e, "slot", json_object_new_int64(slot));
+	json_object_object_add(e, "position", json_object_new_int(le16_to_cpu(l->position)));
+	json_object_object_add(e, "nlabel", json_object_new_int(le16_to_cpu(l->nlabel)));
+	json_object_object_add(e, "flags", json_hex(le32_to_cpu(l->flags), human));
+	json_object_object_add(e, "isetcookie", json_hex(le64_to_cpu(l->isetcookie), human));
+	json_object_object_add(e, "lbasize", json_object_new_int64(le64_to_cpu(l->lbasize)));
+	json_object_object_add(e, "dpa", json_hex(le64_to_cpu(l->dpa), human));
+	json_object_object_add(e, "rawsize", json_size(le64_to_cpu(l->rawsize), human));
+	if (lsize >= ND_LSA_LABEL_V12) {
+		guid_string(l->type_guid, str);
+		json_object_object_add(e, "type_guid", json_object_new_string(str));
+		guid_string(l->abstraction_guid, str);
+		json_object_object_add(e, "abstraction_guid", json_object_new_string(str));
+	}
+	return e;
+}
+
+/*
+ * The dump 76.1 prints: both index blocks as stored (valid or not), then
+ * every slot whose own slot field names it, free or in use, checksum or
+ * not: freed labels stay readable until their slot is reused.  Without a
+ * valid index the geometry is the v1.1 one (128-byte labels after two
+ * index blocks sized for the area).
+ */
 static struct json_object *labels_to_json(const char *devname,
 		const unsigned char *area, unsigned int config_size, bool human)
 {
 	struct json_object *j = json_object_new_object(), *ji, *jl;
 	struct nd_lsa lsa = { .area = (u8 *)area, .size = config_size };
-	const struct nd_lsa_index *cur;
-	unsigned int nslot, k;
+	u32 nslot, k;
 	int i;
 
 	json_object_object_add(j, "dev", json_object_new_string(devname));
-	if (nd_lsa_validate(&lsa) < 0)
-		return j;
+	if (nd_lsa_validate(&lsa) < 0) {
+		lsa.lsize = ND_LSA_LABEL_V11;
+		lsa.isize = nd_lsa_index_size(config_size, ND_LSA_LABEL_V11);
+		if (!lsa.isize || 2ULL * lsa.isize > config_size)
+			return j;
+		nslot = (config_size - 2 * lsa.isize) / lsa.lsize;
+	} else {
+		nslot = nd_lsa_index_nslot(nd_lsa_index(&lsa, lsa.cur));
+	}
 	ji = json_object_new_array();
 	for (i = 0; i < 2; i++) {
 		const struct nd_lsa_index *ix = nd_lsa_index(&lsa, i);
@@ -91,44 +135,18 @@ static struct json_object *labels_to_json(const char *devname,
 		json_object_object_add(e, "minor", json_object_new_int(le16_to_cpu(ix->minor)));
 		json_object_object_add(e, "labelsize", json_object_new_int(lsa.lsize));
 		json_object_object_add(e, "seq", json_object_new_int64(le32_to_cpu(ix->seq)));
-		json_object_object_add(e, "nslot", json_object_new_int64(nd_lsa_index_nslot(ix)));
+		json_object_object_add(e, "nslot", json_object_new_int64(le32_to_cpu(ix->nslot)));
 		json_object_array_add(ji, e);
 	}
 	json_object_object_add(j, "index", ji);
-	cur = nd_lsa_index(&lsa, lsa.cur);
-	nslot = nd_lsa_index_nslot(cur);
 	jl = json_object_new_array();
 	for (k = 0; k < nslot; k++) {
 		const struct nd_lsa_label *l = nd_lsa_label(&lsa, k);
-		struct json_object *e;
-		char str[40], name[sizeof(l->name) + 1];
-		uuid_t uu;
 
-		/* in use with a matching slot field; checksums not required */
-		if (nd_lsa_slot_is_free(cur, k) || le32_to_cpu(l->slot) != k)
+		/* a valid index's nslot fits the area (nd_lsa_validate) */
+		if (le32_to_cpu(l->slot) != k)
 			continue;
-		e = json_object_new_object();
-		memcpy(uu, l->uuid, sizeof(uu));
-		uuid_unparse(uu, str);
-		json_object_object_add(e, "uuid", json_object_new_string(str));
-		memcpy(name, l->name, sizeof(l->name));
-		name[sizeof(l->name)] = '\0';
-		json_object_object_add(e, "name", json_object_new_string(name));
-		json_object_object_add(e, "slot", json_object_new_int64(k));
-		json_object_object_add(e, "position", json_object_new_int(le16_to_cpu(l->position)));
-		json_object_object_add(e, "nlabel", json_object_new_int(le16_to_cpu(l->nlabel)));
-		json_object_object_add(e, "flags", json_hex(le32_to_cpu(l->flags), human));
-		json_object_object_add(e, "isetcookie", json_hex(le64_to_cpu(l->isetcookie), human));
-		json_object_object_add(e, "lbasize", json_object_new_int64(le64_to_cpu(l->lbasize)));
-		json_object_object_add(e, "dpa", json_hex(le64_to_cpu(l->dpa), human));
-		json_object_object_add(e, "rawsize", json_size(le64_to_cpu(l->rawsize), human));
-		if (lsa.lsize >= ND_LSA_LABEL_V12) {
-			guid_string(l->type_guid, str);
-			json_object_object_add(e, "type_guid", json_object_new_string(str));
-			guid_string(l->abstraction_guid, str);
-			json_object_object_add(e, "abstraction_guid", json_object_new_string(str));
-		}
-		json_object_array_add(jl, e);
+		json_object_array_add(jl, label_to_json(l, k, lsa.lsize, human));
 	}
 	json_object_object_add(j, "label", jl);
 	return j;
@@ -267,13 +285,13 @@ static int label_cmd(int argc, char **argv, struct label_opts *o)
 		case 's':
 			if (parse_size(optarg, &o->size)) {
 				fail("invalid size '%s'", optarg);
-				return 1;
+				return EXIT_USAGE;
 			}
 			break;
 		case 'O':
 			if (parse_size(optarg, &o->offset)) {
 				fail("invalid offset '%s'", optarg);
-				return 1;
+				return EXIT_USAGE;
 			}
 			break;
 		case 'o': o->output = optarg; break;
@@ -289,15 +307,15 @@ static int label_cmd(int argc, char **argv, struct label_opts *o)
 	}
 	if (optind >= argc) {
 		fail("specify the DIMM(s): nmemX, a dimm id, or 'all'");
-		return 1;
+		return EXIT_USAGE;
 	}
 	if (o->version && strcmp(o->version, "1.1") && strcmp(o->version, "1.2")) {
 		fail("unknown label version '%s' (1.1 or 1.2)", o->version);
-		return 1;
+		return EXIT_USAGE;
 	}
 	if (o->index_only && (o->size || o->offset)) {
 		fail("--index excludes --size and --offset");
-		return 1;
+		return EXIT_USAGE;
 	}
 	if (o->op == OP_READ && o->output) {
 		out = fopen(o->output, "we");
@@ -356,10 +374,9 @@ static int label_cmd(int argc, char **argv, struct label_opts *o)
 		fail("cannot write %s: %s", o->output, strerror(errno));
 		failed++;
 	}
-	if (!found) {
-		fail("no DIMM matches '%s'", argv[optind]);
-		return 1;
-	}
+	/* 76.1: "read 0 nmem" and exit 0 */
+	if (!found)
+		note("no DIMM matches '%s'", argv[optind]);
 	note("%s %d nmem%s", o->op == OP_READ ? "read" : o->op == OP_ZERO
 			? "zeroed" : "initialized", done, done == 1 ? "" : "s");
 	return failed ? 1 : 0;

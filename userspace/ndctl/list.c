@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* ndctl list: topology as JSON, field names as ndctl 76.1 (sysfs-abi §10.2) */
 #include <dirent.h>
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -366,11 +367,11 @@ int cmd_list(int argc, char **argv)
 	}
 	if (optind < argc) {
 		fail("unexpected argument '%s'", argv[optind]);
-		return 1;
+		return EXIT_USAGE;
 	}
 	if (o.type && strcmp(o.type, "pmem") && strcmp(o.type, "blk")) {
 		fail("unknown region type '%s' (pmem or blk)", o.type);
-		return 1;
+		return -EINVAL;
 	}
 	if (!o.B && !o.D && !o.R && !o.N)
 		o.N = true;

@@ -71,7 +71,8 @@ int main(int argc, char **argv)
 	for (i = 0; i < NCMDS; i++) {
 		if (strcmp(name, commands[i].name) == 0) {
 			cmd_name = commands[i].name;
-			return commands[i].fn(argc - 1, argv + 1) ? 1 : 0;
+			/* a negative return leaves 256 - errno (util.h) */
+			return commands[i].fn(argc - 1, argv + 1);
 		}
 	}
 	fprintf(stderr, "ndctl: error: unknown command '%s' (see 'ndctl --help')\n",

@@ -50,6 +50,7 @@ struct create_opts {
 	const char *sector, *type;
 	bool force, sector_mode;
 	int autolabel;	/* -1 default, 0 no, 1 yes */
+	char name_buf[64];	/* -e: the old alt_name, when -n is not given */
 	unsigned long long size_bytes;
 	unsigned int lbasize;
 	uuid_t uu;
@@ -123,16 +124,24 @@ out:
 }
 
 /*
- * Take a namespace out of service: delete a claiming btt, clear the info
- * block if it was in use, disable it.  Returns 0 or -errno (reported).
+ * Take a namespace out of service: delete a claiming btt, disable it, and
+ * clear the info block if it was in use, or always with @wipe (-e: a stale
+ * BTT or PFN info block left on a disabled namespace must not be
+ * autodetected on the reconfigured one).  Returns 0 or -errno (reported).
  */
-static int namespace_quiesce(struct ndctl_namespace *ndns, bool force)
+static int namespace_quiesce(struct ndctl_namespace *ndns, bool force, bool wipe)
 {
 	const char *devname = ndctl_namespace_get_devname(ndns);
 	struct ndctl_btt *btt = ndctl_namespace_get_btt(ndns);
 	bool active = ndctl_namespace_is_active(ndns);
+	struct ndctl_region *region = ndctl_namespace_get_region(ndns);
 	int rc;
 
+	if (ndctl_region_get_read_only(region) == 1) {
+		fail("%s: %s is read-only, reconfiguration disabled", devname,
+				ndctl_region_get_devname(region));
+		return -ENXIO;
+	}
 	if (active && !force) {
 		fail("%s is active, specify --force to continue", devname);
 		return -EBUSY;
@@ -156,7 +165,7 @@ static int namespace_quiesce(struct ndctl_namespace *ndns, bool force)
 		fail("%s: cannot disable: %s", devname, strerror(-rc));
 		return rc;
 	}
-	if (active || btt)
+	if (active || btt || (wipe && ndctl_namespace_get_size(ndns)))
 		return zero_info_block(ndns);
 	return 0;
 }
@@ -218,9 +227,10 @@ static int setup_namespace(struct ndctl_region *region,
 		int i, n = ndctl_namespace_get_num_sector_sizes(ndns);
 		bool listed = false;
 
+		/* 76.1: a new BLK namespace gets 4096-byte sectors */
 		if (!want && type == ND_DEVICE_NAMESPACE_BLK
 				&& !ndctl_namespace_get_sector_size(ndns))
-			want = 512;
+			want = 4096;
 		for (i = 0; want && i < n; i++)
 			if (ndctl_namespace_get_supported_sector_size(ndns, i) == (int)want)
 				listed = true;
@@ -285,9 +295,10 @@ static void undo_namespace(struct ndctl_namespace *ndns)
 		ndctl_namespace_delete(ndns);
 }
 
+/* the new namespace as JSON; human-readable sizes on a terminal (76.1) */
 static void print_ns(struct ndctl_namespace *ndns)
 {
-	struct json_object *j = namespace_to_json(ndns, false, false);
+	struct json_object *j = namespace_to_json(ndns, isatty(STDOUT_FILENO), false);
 
 	if (j) {
 		json_print(j);
@@ -411,26 +422,73 @@ static int pick_label_version(struct ndctl_dimm *dimm)
 	return 0;
 }
 
-/* label-less region whose DIMMs can store labels: initialise them */
+/* an enabled region other than @self that maps @dimm, or NULL */
+static struct ndctl_region *dimm_used_elsewhere(struct ndctl_region *self,
+		struct ndctl_dimm *dimm)
+{
+	struct ndctl_bus *bus = ndctl_region_get_bus(self);
+	struct ndctl_region *r;
+	struct ndctl_mapping *m;
+
+	ndctl_region_foreach(bus, r) {
+		if (r == self || !ndctl_region_is_enabled(r))
+			continue;
+		ndctl_mapping_foreach(r, m)
+			if (ndctl_mapping_get_dimm(m) == dimm)
+				return r;
+	}
+	return NULL;
+}
+
+/*
+ * Label-less region whose DIMMs can all store labels: initialise them.
+ * Every DIMM is checked before the first write: label commands, a
+ * readable area size, no other enabled region on it (the kernel refuses
+ * label writes to an active DIMM, and failing on the third DIMM would
+ * leave the first two with a fresh index in a region still label-less).
+ * After the region is disabled the kernel's own word is checked again.
+ */
 static int autolabel_region(struct ndctl_region *region)
 {
 	const char *rname = ndctl_region_get_devname(region);
-	struct ndctl_mapping *m;
+	struct ndctl_region *other;
+	struct ndctl_dimm *dimm;
+	unsigned int config_size;
 	int rc;
 
 	if (!ndctl_region_get_mappings(region))
 		return -EOPNOTSUPP;
-	ndctl_mapping_foreach(region, m)
-		if (!ndctl_dimm_has_labels_support(ndctl_mapping_get_dimm(m)))
+	ndctl_dimm_foreach_in_region(region, dimm) {
+		const char *dname = ndctl_dimm_get_devname(dimm);
+
+		if (!ndctl_dimm_has_labels_support(dimm))
 			return -EOPNOTSUPP;
+		rc = ndctl_dimm_get_config_size(dimm, &config_size, NULL);
+		if (rc) {
+			fail("%s: cannot label %s: no label area size: %s", rname,
+					dname, strerror(-rc));
+			return rc;
+		}
+		other = dimm_used_elsewhere(region, dimm);
+		if (other) {
+			fail("%s: cannot label %s: in use by %s, no DIMM labelled",
+					rname, dname, ndctl_region_get_devname(other));
+			return -EBUSY;
+		}
+	}
 	rc = ndctl_region_disable(region);
 	if (rc) {
 		fail("%s: cannot disable for labelling: %s", rname, strerror(-rc));
 		return rc;
 	}
-	ndctl_mapping_foreach(region, m) {
-		struct ndctl_dimm *dimm = ndctl_mapping_get_dimm(m);
-
+	ndctl_dimm_foreach_in_region(region, dimm)
+		if (ndctl_dimm_is_active(dimm)) {
+			fail("%s: %s still active after disabling the region, no DIMM labelled",
+					rname, ndctl_dimm_get_devname(dimm));
+			rc = -EBUSY;
+			goto out;
+		}
+	ndctl_dimm_foreach_in_region(region, dimm) {
 		rc = pick_label_version(dimm);
 		if (rc) {
 			fail("%s: label initialisation failed: %s",
@@ -438,6 +496,7 @@ static int autolabel_region(struct ndctl_region *region)
 			break;
 		}
 	}
+out:
 	if (ndctl_region_enable(region) && !rc) {
 		fail("%s: cannot re-enable after labelling", rname);
 		rc = -ENXIO;
@@ -457,28 +516,32 @@ static int reconfigure(struct ndctl_ctx *ctx, struct create_opts *o)
 	ndns = find_namespace(ctx, o->bus, o->region, o->reconfig);
 	if (!ndns) {
 		fail("namespace '%s' not found", o->reconfig);
-		return -ENODEV;
+		return -ENXIO;
 	}
 	region = ndctl_namespace_get_region(ndns);
 	bus = ndctl_region_get_bus(region);
 	rid = ndctl_region_get_id(region);
-	if (!o->uuid && ndctl_namespace_get_type(ndns) != ND_DEVICE_NAMESPACE_IO) {
-		uuid_t cur;
-
-		ndctl_namespace_get_uuid(ndns, cur);
-		if (!uuid_is_null(cur))
-			uuid_copy(o->uu, cur);
+	/*
+	 * 76.1: the name and size carry over, the uuid does not (o->uu is
+	 * -u's or a fresh one), so nothing keyed to the old uuid (a BTT's
+	 * parent_uuid) can claim the new namespace.
+	 */
+	if (!o->name && ndctl_namespace_get_alt_name(ndns)[0]) {
+		snprintf(o->name_buf, sizeof(o->name_buf), "%s",
+				ndctl_namespace_get_alt_name(ndns));
+		o->name = o->name_buf;
 	}
-	if (!o->name && ndctl_namespace_get_alt_name(ndns)[0])
-		o->name = strdup(ndctl_namespace_get_alt_name(ndns));
 	size = ndctl_namespace_get_size(ndns);
-	/* no -m: keep the current mode, and a btt's sector size with it */
+	/* no -m: keep the current mode, and its sector size with it */
 	if (!o->mode && ndctl_namespace_get_btt(ndns)) {
 		o->sector_mode = true;
 		if (!o->lbasize)
 			o->lbasize = ndctl_btt_get_sector_size(ndctl_namespace_get_btt(ndns));
+	} else if (!o->sector_mode && !o->lbasize
+			&& ndctl_namespace_get_sector_size(ndns) > 0) {
+		o->lbasize = ndctl_namespace_get_sector_size(ndns);
 	}
-	rc = namespace_quiesce(ndns, o->force);
+	rc = namespace_quiesce(ndns, o->force, true);
 	if (rc)
 		return rc;
 	if (ndctl_namespace_get_type(ndns) == ND_DEVICE_NAMESPACE_IO) {
@@ -580,7 +643,7 @@ int cmd_create_namespace(int argc, char **argv)
 	}
 	if (optind < argc) {
 		fail("unexpected argument '%s'", argv[optind]);
-		return 1;
+		return EXIT_USAGE;
 	}
 	if (o.mode && strcmp(o.mode, "raw")) {
 		if (!strcmp(o.mode, "sector") || !strcmp(o.mode, "safe"))
@@ -588,37 +651,37 @@ int cmd_create_namespace(int argc, char **argv)
 		else if (!strcmp(o.mode, "fsdax") || !strcmp(o.mode, "devdax")
 				|| !strcmp(o.mode, "memory") || !strcmp(o.mode, "dax")) {
 			fail("mode '%s' is not supported by this ndctl (raw, sector)", o.mode);
-			return 1;
+			return -EOPNOTSUPP;
 		} else {
 			fail("unknown mode '%s' (raw, sector)", o.mode);
-			return 1;
+			return EXIT_USAGE;
 		}
 	}
 	if (o.type && strcmp(o.type, "pmem") && strcmp(o.type, "blk")) {
 		fail("unknown type '%s' (pmem or blk)", o.type);
-		return 1;
+		return EXIT_USAGE;
 	}
 	if (o.size && (parse_size(o.size, &o.size_bytes) || !o.size_bytes)) {
 		fail("invalid size '%s'", o.size);
-		return 1;
+		return EXIT_USAGE;
 	}
 	if (o.sector) {
 		unsigned long long v;
 
 		if (parse_size(o.sector, &v) || !v || v > 65536) {
 			fail("invalid sector size '%s'", o.sector);
-			return 1;
+			return EXIT_USAGE;
 		}
 		o.lbasize = v;
 	}
 	if (o.name && strlen(o.name) > 63) {
 		fail("name longer than 63 bytes");
-		return 1;
+		return -EINVAL;
 	}
 	if (o.uuid) {
 		if (strlen(o.uuid) != 36 || uuid_parse(o.uuid, o.uu) < 0) {
 			fail("invalid uuid '%s'", o.uuid);
-			return 1;
+			return EXIT_USAGE;
 		}
 	} else {
 		uuid_generate(o.uu);
@@ -630,7 +693,7 @@ int cmd_create_namespace(int argc, char **argv)
 	if (o.reconfig) {
 		rc = reconfigure(ctx, &o);
 		ndctl_unref(ctx);
-		return rc ? 1 : 0;
+		return rc;
 	}
 	ndctl_bus_foreach(ctx, bus) {
 		if (!match_bus(bus, o.bus))
@@ -644,12 +707,14 @@ int cmd_create_namespace(int argc, char **argv)
 		}
 	}
 done:
-	if (rc == -ENOSPC)
+	if (rc == -ENOSPC) {
 		fail("failed to create namespace: no region with %s capacity%s",
 				o.size ? "enough" : "available",
 				o.region || o.bus || o.type ? " matches the filters" : "");
+		rc = -ENODEV;	/* 76.1's status when no region could take it */
+	}
 	ndctl_unref(ctx);
-	return rc ? 1 : 0;
+	return rc;
 }
 
 int cmd_destroy_namespace(int argc, char **argv)
@@ -668,7 +733,7 @@ int cmd_destroy_namespace(int argc, char **argv)
 	struct ndctl_ctx *ctx;
 	struct ndctl_bus *bus;
 	bool force = false;
-	int c, i, destroyed = 0, found = 0, failed = 0;
+	int c, i, destroyed = 0, found = 0, first_rc = 0;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "b:r:fvh", lopts, NULL)) != -1) {
@@ -683,7 +748,7 @@ int cmd_destroy_namespace(int argc, char **argv)
 	}
 	if (optind != argc - 1) {
 		fail("specify exactly one namespace (namespaceX.Y or all)");
-		return 1;
+		return EXIT_USAGE;
 	}
 	target = argv[optind];
 	if (cli_ctx_new(&ctx))
@@ -716,15 +781,18 @@ int cmd_destroy_namespace(int argc, char **argv)
 		if (!ndctl_namespace_is_configured(ndns)
 				&& !ndctl_namespace_is_active(ndns))
 			continue;
-		rc = namespace_quiesce(ndns, force);
-		if (!rc)
+		/* quiesce reports its own failures */
+		rc = namespace_quiesce(ndns, force, false);
+		if (!rc) {
 			rc = ndctl_namespace_delete(ndns);
-		if (rc) {
-			failed++;
-			if (rc != -EBUSY)
+			if (rc)
 				fail("%s: destroy failed: %s",
 					ndctl_namespace_get_devname(ndns),
 					strerror(-rc));
+		}
+		if (rc) {
+			if (!first_rc)
+				first_rc = rc;
 			continue;
 		}
 		destroyed++;
@@ -733,8 +801,9 @@ int cmd_destroy_namespace(int argc, char **argv)
 	ndctl_unref(ctx);
 	if (!found && strcmp(target, "all")) {
 		fail("namespace '%s' not found", target);
-		return 1;
+		return -ENXIO;
 	}
 	note("destroyed %d namespace%s", destroyed, destroyed == 1 ? "" : "s");
-	return failed ? 1 : 0;
+	/* 76.1: the first failure's -errno */
+	return first_rc;
 }

@@ -157,22 +157,36 @@ bool region_has_dimm(struct ndctl_region *region, const char *dimm_filter)
 	return false;
 }
 
+/* "W.FF": @v in units of @unit to two decimals, halves rounded up (76.1) */
+static int fixed2(char *buf, size_t len, unsigned long long v, unsigned long long unit)
+{
+	unsigned long long whole = v / unit;
+	unsigned long long frac = ((v % unit) * 100 + unit / 2) / unit;
+
+	if (frac >= 100) {
+		whole++;
+		frac -= 100;
+	}
+	return snprintf(buf, len, "%llu.%02llu", whole, frac);
+}
+
 /*
  * Human sizes as ndctl 76.1 prints them: small values stay numbers; MiB up
- * to 2 GiB, GiB up to 2 TiB, TiB beyond, each with the decimal unit.
+ * to 2 GiB, GiB up to 2 TiB, TiB beyond, each with the decimal unit.  The
+ * rounding is decimal, half up (2176 MiB is "2.13 GiB"), not printf's
+ * binary round-half-even.
  */
 struct json_object *json_size(unsigned long long v, bool human)
 {
 	static const struct {
-		unsigned long long limit;
-		double bin, dec;
+		unsigned long long limit, bin, dec;
 		const char *bu, *du;
 	} units[] = {
-		{ 2ULL << 30, 1048576.0, 1e6, "MiB", "MB" },
-		{ 2ULL << 40, 1073741824.0, 1e9, "GiB", "GB" },
-		{ ULLONG_MAX, 1099511627776.0, 1e12, "TiB", "TB" },
+		{ 2ULL << 30, 1ULL << 20, 1000000ULL, "MiB", "MB" },
+		{ 2ULL << 40, 1ULL << 30, 1000000000ULL, "GiB", "GB" },
+		{ ULLONG_MAX, 1ULL << 40, 1000000000000ULL, "TiB", "TB" },
 	};
-	char buf[64];
+	char b[32], d[32], buf[80];
 	size_t i;
 
 	if (!human || v < 5120000ULL) {
@@ -183,8 +197,9 @@ struct json_object *json_size(unsigned long long v, bool human)
 	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
 		if (v < units[i].limit || i == 2)
 			break;
-	snprintf(buf, sizeof(buf), "%.2f %s (%.2f %s)", v / units[i].bin,
-			units[i].bu, v / units[i].dec, units[i].du);
+	fixed2(b, sizeof(b), v, units[i].bin);
+	fixed2(d, sizeof(d), v, units[i].dec);
+	snprintf(buf, sizeof(buf), "%s %s (%s %s)", b, units[i].bu, d, units[i].du);
 	return json_object_new_string(buf);
 }
 
@@ -212,7 +227,7 @@ int print_help(const struct cmd_help *h, FILE *f)
 	if (f != stdout) {
 		fail("invalid option or missing argument (see 'ndctl %s --help')",
 				cmd_name);
-		return 129;
+		return EXIT_USAGE;
 	}
 	fprintf(f, "\n usage: %s\n\n%s\n", h->usage, h->options);
 	return 0;

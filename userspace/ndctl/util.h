@@ -38,6 +38,13 @@ struct cmd_help {
 	const char *usage;
 	const char *options;
 };
+/*
+ * Exit statuses, as ndctl 76.1's: 0; 1 when an action failed; EXIT_USAGE
+ * for bad parameters; or a command returns -errno and the shell sees
+ * 256 - errno (250 for a namespace that does not exist, 240 for a busy one).
+ */
+#define EXIT_USAGE 129
+
 int print_help(const struct cmd_help *h, FILE *f);
 
 int cmd_list(int argc, char **argv);
