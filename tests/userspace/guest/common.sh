@@ -29,9 +29,41 @@ settle() {
 }
 
 # canonical form of pretty JSON for an order-free comparison in busybox:
-# one key:value per line, indentation and trailing commas dropped, sorted
+# one key:value per line, each prefixed with the path of the object it is
+# in (its "dev", or "dimm" for a mapping, else its place in the array,
+# under its parent's), sorted; so the order of named objects and of keys
+# does not matter, but a value moved from one object to another does
 canon() {
-	sed -e 's/^[ \t]*//' -e 's/,$//' "$1" | grep -v '^[][{}]*$' | sort
+	awk '
+	function leaf(line,   k, v) {
+		k = line; sub(/:.*/, "", k); gsub(/"/, "", k)
+		v = line; sub(/^[^:]*:/, "", v); gsub(/"/, "", v)
+		return k SUBSEP v
+	}
+	{
+		line = $0
+		sub(/^[ \t]*/, "", line); sub(/,$/, "", line)
+		if (line ~ /\{$/) {
+			c[d]++; d++; pos[d] = c[d - 1]; c[d] = 0
+			n[d] = 0; id[d] = ""; alt[d] = ""
+			next
+		}
+		if (line ~ /^\}/) {
+			p = ""
+			for (j = 1; j <= d; j++)
+				p = p "/" (id[j] != "" ? id[j] : (alt[j] != "" ? alt[j] : "#" pos[j]))
+			for (i = 1; i <= n[d]; i++)
+				print p ": " buf[d, i]
+			d--
+			next
+		}
+		if (line ~ /^[][]*$/ || line ~ /\[$/)
+			next
+		kv = leaf(line); split(kv, f, SUBSEP)
+		if (f[1] == "dev") id[d] = f[2]
+		if (f[1] == "dimm" && alt[d] == "") alt[d] = f[2]
+		n[d]++; buf[d, n[d]] = line
+	}' "$1" | sort
 }
 
 # sysfs helpers

@@ -59,9 +59,14 @@ check_pair() {	# check_pair MODE CREATOR OTHER NAME SIZE
 	else
 		nok "$other: destroy-namespace $dev failed"; sed 's/^/#   /' /tmp/d.out
 	fi
-	"$mk" list -r $region -N > /tmp/l2.json 2>/dev/null
-	grep -q "\"name\":\"$name\"" /tmp/l2.json && nok "$mk still lists $dev after destroy" \
-		|| ok "$mk: $dev gone after the other's destroy"
+	# a failing list must not pass for "gone"
+	if ! "$mk" list -r $region -N > /tmp/l2.json 2>/dev/null; then
+		nok "$mk list -r $region -N failed after the other's destroy"
+	elif grep -q "\"name\":\"$name\"" /tmp/l2.json; then
+		nok "$mk still lists $dev after destroy"
+	else
+		ok "$mk: $dev gone after the other's destroy"
+	fi
 }
 
 check_pair raw "$OURS" "$THEIRS" ours-raw 64M
