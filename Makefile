@@ -10,6 +10,7 @@
 #                a debug kernel (KASAN, lockdep, kmemleak, UBSAN): the boots
 #                of tests/guest/plan-debug, any checker report fails,
 #                prints line coverage (docs/debug-tier.md)
+#   make mutate  mutation check of the host-tested format code (not in check)
 #
 # Steps: deps kernel modules host-check tools initramfs.  Kernel variables
 # come from build/kernel.mk (scripts/fetch-kernel.sh); every one of them,
@@ -41,7 +42,7 @@ SUBMAKE = $(MAKE) --no-print-directory
 all: modules
 
 help:
-	@sed -n '2,18p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,19p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@scripts/install-deps.sh
@@ -75,6 +76,13 @@ userspace: deps
 _userspace:
 	@echo "build: libndctl + ndctl -> build/lib, build/bin"
 	@$(MAKE) --no-print-directory -s -C userspace
+
+# Semantic mutants of the four host-tested format files, each killed by
+# the host tests or marked equivalent (tests/host/README.md); not in check.
+.PHONY: mutate
+mutate:
+	@$(MAKE) --no-print-directory -C tests/host mutate \
+		$(if $(KHDR_COMMON),KHDR_COMMON=$(KHDR_COMMON))
 
 # Host suites, each ending in its own "N passed, N failed" line: the NFIT
 # walker (tests/host), libndctl/ndctl on fake sysfs trees under ASan

@@ -1220,6 +1220,204 @@ static void t_byte_mutations(struct tc *c)
 	free(orig);
 }
 
+/* ---- gaps the mutation audit named ---- */
+
+/* The index of the parsed entry at builder pointer @p, or -1. */
+static int sub_index(struct tc *c, const void *builder_ptr)
+{
+	const void *p = at(c, builder_ptr);
+	unsigned int i;
+
+	for (i = 0; i < c->t.nr_subs; i++)
+		if ((const void *)c->t.subs[i].hdr == p)
+			return (int)i;
+	return -1;
+}
+
+/*
+ * The invariants must refuse a result in which entry @builder_ptr (which
+ * table.c rejected) were usable: they are what the fuzzer checks.
+ */
+static void check_invariants_refuse(struct tc *c, const void *builder_ptr,
+				    const char *want)
+{
+	int i = sub_index(c, builder_ptr);
+	const char *bad;
+
+	CHECK(i >= 0);
+	if (i < 0)
+		return;
+	CHECK_INT(c->t.subs[i].usable, 0);
+	c->t.subs[i].usable = true;
+	bad = nfit_check_invariants(&c->t, c->rc, c->copy, c->copy_len,
+				    c->max_subs);
+	c->t.subs[i].usable = false;
+	CHECK(bad != NULL);
+	if (bad)
+		CHECK_STR(bad, want);
+}
+
+static void t_exact_fixed_part_with_count(struct tc *c)
+{
+	struct nb_qemu q;
+	struct acpi_nfit_interleave *idt;
+	struct acpi_nfit_flush_address *f;
+
+	/* 16 bytes, the fixed part only, but one line claimed */
+	nb_build_qemu(&c->b, &q);
+	idt = nb_idt(&c->b, 5, 0, 256);
+	idt->line_count = 1;
+	nb_finish(&c->b);
+	CHECK_INT(idt->header.length, 16);
+	CHECK_INT(parse(c), 0);
+	CHECK_INT(state(c, idt), 0);
+	CHECK(!nfit_idt_by_index(&c->t, 5));
+	CHECK_LOG(c, "length 16, needs 20");
+	check_invariants_refuse(c, idt, "too short entry usable");
+
+	/* 16 bytes, one hint claimed */
+	nb_build_qemu(&c->b, &q);
+	f = nb_flush(&c->b, NB_QEMU_HANDLE(0), 0);
+	f->hint_count = 1;
+	nb_finish(&c->b);
+	CHECK_INT(f->header.length, 16);
+	CHECK_INT(parse(c), 0);
+	CHECK_INT(state(c, f), 0);
+	CHECK(!nfit_flush_by_handle(&c->t, NB_QEMU_HANDLE(0)));
+	CHECK_LOG(c, "length 16, needs 24");
+	check_invariants_refuse(c, f, "too short entry usable");
+
+	/* with no count claimed, the fixed part alone is fine */
+	idt->line_count = 0;
+	f->hint_count = 0;
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_INT(state(c, f), 1);
+}
+
+static void t_short_then_valid_same_key(struct tc *c)
+{
+	struct nb_qemu q;
+	struct acpi_nfit_interleave *idt_short, *idt;
+	struct acpi_nfit_flush_address *f_short, *f;
+
+	nb_build_qemu(&c->b, &q);
+	idt_short = nb_idt(&c->b, 5, 0, 256);
+	idt_short->line_count = 2;		/* needs 24 bytes, has 16 */
+	idt = nb_idt(&c->b, 5, 2, 256);
+	f_short = nb_flush(&c->b, NB_QEMU_HANDLE(0), 0);
+	f_short->hint_count = 3;		/* needs 40 bytes, has 16 */
+	f = nb_flush(&c->b, NB_QEMU_HANDLE(0), 1);
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_INT(state(c, idt_short), 0);
+	CHECK_INT(state(c, idt), 1);
+	CHECK(nfit_idt_by_index(&c->t, 5) == at(c, idt));
+	CHECK_INT(state(c, f_short), 0);
+	CHECK_INT(state(c, f), 1);
+	CHECK(nfit_flush_by_handle(&c->t, NB_QEMU_HANDLE(0)) == at(c, f));
+	CHECK(!strstr(c->log, "duplicate"));
+	CHECK_INT(c->nerr, 2);
+}
+
+static void t_one_stray_byte(struct tc *c)
+{
+	struct nb_qemu q;
+	static const u8 junk[1] = { 0 };
+
+	nb_build_qemu(&c->b, &q);
+	nb_append_bytes(&c->b, junk, sizeof(junk));
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), -EINVAL);
+	CHECK_LOG(c, "1 stray bytes");
+	CHECK_INT(c->t.nr_subs, 0);
+}
+
+static void t_bdw_dcr_rejected(struct tc *c)
+{
+	struct nb_t0 t0;
+
+	/* window and control region both say index 0: the DCR is refused */
+	nb_build_t0(&c->b, &t0);
+	t0.dcr[0]->region_index = 0;
+	t0.bdw[0]->region_index = 0;
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_INT(state(c, t0.dcr[0]), 0);
+	CHECK_INT(state(c, t0.bdw[0]), 0);
+	CHECK(!nfit_bdw_by_dcr(&c->t, 0));
+	CHECK_INT(state(c, t0.bdw[1]), 1);
+	CHECK_LOG(c, "references missing control region 0");
+
+	/* a window of a control region refused as too short */
+	nb_build_t0(&c->b, &t0);
+	t0.dcr[3]->header.length = NB_DCR_LEN_SHORT - 4;
+	/* keep the table tiled: the 4 bytes become an unknown subtable */
+	{
+		u8 *tail = (u8 *)t0.dcr[3] + NB_DCR_LEN_SHORT - 4;
+		u16 unk_type = 0x42, unk_len = NB_DCR_LEN_FULL -
+						NB_DCR_LEN_SHORT + 4;
+
+		memcpy(tail, &unk_type, 2);
+		memcpy(tail + 2, &unk_len, 2);
+	}
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_INT(state(c, t0.dcr[3]), 0);
+	CHECK_INT(state(c, t0.bdw[3]), 0);
+	CHECK(!nfit_bdw_by_dcr(&c->t, 4));
+	CHECK(nfit_bdw_by_dcr(&c->t, 3) == at(c, t0.bdw[2]));
+}
+
+static void t_spa_overlap_edges(struct tc *c)
+{
+	struct nb_qemu q;
+
+	/* the later range's last byte is the earlier one's first */
+	nb_build_qemu(&c->b, &q);
+	q.spa[1]->address = NB_QEMU_BASE - NB_QEMU_SIZE + 1;
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_INT(state(c, q.spa[0]), 1);
+	CHECK_INT(state(c, q.spa[1]), 0);
+	CHECK_LOG(c, "overlaps SPA range 2");
+
+	/* ... one byte lower, they only touch */
+	q.spa[1]->address = NB_QEMU_BASE - NB_QEMU_SIZE;
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_INT(state(c, q.spa[1]), 1);
+
+	/* an earlier non-memory range does not shadow a later PM range */
+	nb_init(&c->b);
+	nb_spa(&c->b, NB_SPA_LEN_ACPI60, 1, NFIT_SPA_DCR, 0x1000, 0x2000);
+	nb_spa(&c->b, NB_SPA_LEN_ACPI60, 2, NFIT_SPA_BDW, 0x1800, 0x1000);
+	nb_spa(&c->b, NB_SPA_LEN_ACPI60, 3, NFIT_SPA_PM, 0x2000, 0x1000);
+	nb_spa(&c->b, NB_SPA_LEN_ACPI60, 4, NFIT_SPA_VOLATILE, 0x1000, 0x800);
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "1111");
+	CHECK_INT(c->nerr, 0);
+}
+
+static void t_iset_volatile_not_checked(struct tc *c)
+{
+	struct acpi_nfit_memory_map *m;
+
+	/* a volatile range mapped by one DIMM that claims 2 ways stays */
+	nb_init(&c->b);
+	nb_spa(&c->b, NB_SPA_LEN_ACPI60, 1, NFIT_SPA_VOLATILE, 0x100000000ULL,
+	       0x10000000ULL);
+	nb_dcr(&c->b, NB_DCR_LEN_FULL, 1, 0x1234, 0);
+	m = nb_memdev(&c->b, 1, 1, 1, 0x10000000ULL, 0, 2);
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "111");
+	CHECK_INT(state(c, m), 1);
+	CHECK_INT(nfit_spa_nr_memdevs(&c->t, 1), 1);
+	CHECK_INT(c->nerr, 0);
+}
+
 struct test {
 	const char *name;
 	void (*fn)(struct tc *c);
@@ -1275,6 +1473,12 @@ static const struct test tests[] = {
 	{ "subtable order does not matter", t_any_order },
 	{ "NULL log callback", t_null_log },
 	{ "single-byte mutations keep the invariants", t_byte_mutations },
+	{ "interleave table / flush hint of exactly the fixed part claiming one unusable", t_exact_fixed_part_with_count },
+	{ "too-short entry, then a valid one with its key: valid one usable", t_short_then_valid_same_key },
+	{ "one stray trailing byte refuses the table", t_one_stray_byte },
+	{ "block window of a control region with index 0 or too short refused", t_bdw_dcr_rejected },
+	{ "SPA overlap by the later range's last byte; non-memory ranges", t_spa_overlap_edges },
+	{ "interleave set completeness only for PM ranges", t_iset_volatile_not_checked },
 };
 
 int main(void)

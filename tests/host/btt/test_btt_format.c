@@ -849,6 +849,15 @@ static void t_geometry_tight(void)
 		TIGHT_CASE(external_nlba, T_INLBA - 257, BTT_INFO_BAD_NLBA);
 		TIGHT_CASE(external_nlba, U32_MAX_, BTT_INFO_BAD_NLBA);
 		TIGHT_CASE(external_nlba, 0, BTT_INFO_BAD_NLBA);
+		/* no external blocks even when internal_nlba agrees with nfree */
+		{
+			struct bb_info d0 = tight(start);
+
+			d0.external_nlba = 0;
+			d0.internal_nlba = d0.nfree;
+			CHECK_VERDICT(verdict(&d0, ns, start, 0),
+				      BTT_INFO_BAD_NLBA);
+		}
 		TIGHT_CASE(dataoff, T_DATA + 1, BTT_INFO_BAD_ALIGN);
 		TIGHT_CASE(mapoff, T_MAP + 512, BTT_INFO_BAD_ALIGN);
 		TIGHT_CASE(logoff, T_LOG - 1, BTT_INFO_BAD_ALIGN);
@@ -1170,6 +1179,12 @@ static void t_flog_slots(void)
 	CHECK_INT(btt_flog_init_lane(l, 10, &a), -ERANGE);
 	CHECK_INT(lane[0], 0xff);
 	CHECK_INT(lane[63], 0xff);
+	/* lane nfree is not a lane, even where its block would exist */
+	a.nfree = 4;
+	CHECK_INT(btt_flog_init_lane(l, 3, &a), 0);
+	memset(lane, 0xff, 64);
+	CHECK_INT(btt_flog_init_lane(l, 4, &a), -ERANGE);
+	CHECK_INT(lane[0], 0xff);
 }
 
 /* the detection of media-formats 6.7 over a sequence of lanes */

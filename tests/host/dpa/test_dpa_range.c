@@ -280,6 +280,77 @@ static void test_align_trim(void)
 	tap("free ranges trimmed to whole units of the region's align");
 }
 
+/* the boundary cases the mutation audit found untested */
+static void test_free_boundaries(void)
+{
+	struct nd_dpa_range busy[] = { R(0, 4), R(10, 2), R(20, 10) };
+	struct nd_dpa_range out[4];
+	u32 n;
+
+	/* busy [20, 30) ends exactly at the window end: no empty tail */
+	memset(out, 0xa5, sizeof(out));
+	n = nd_dpa_free(busy, 3, 0, 30, out, 4);
+	CHECK_INT(n, 2);
+	CHECK_INT(out[0].start, 4);
+	CHECK_INT(out[0].size, 6);
+	CHECK_INT(out[1].start, 12);
+	CHECK_INT(out[1].size, 8);
+	CHECK_INT(out[2].start, 0xa5a5a5a5a5a5a5a5ULL);	/* not written */
+	/* the window starts where a busy range starts: no empty head */
+	n = nd_dpa_free(busy, 3, 10, 16, out, 4);
+	CHECK_INT(n, 1);
+	CHECK_INT(out[0].start, 12);
+	CHECK_INT(out[0].size, 4);
+	/* room for one range: only the first gap, nothing written past */
+	memset(out, 0xa5, sizeof(out));
+	n = nd_dpa_free(busy, 3, 0, 40, out, 1);
+	CHECK_INT(n, 1);
+	CHECK_INT(out[0].start, 4);
+	CHECK_INT(out[0].size, 6);
+	CHECK_INT(out[1].start, 0xa5a5a5a5a5a5a5a5ULL);
+	CHECK_INT(nd_dpa_free(busy, 3, 0, 40, out, 0), 0);
+	tap("free: busy range ending at the window end, room bound");
+}
+
+static void test_overlap_largest(void)
+{
+	struct nd_dpa_range a = R(10, 5), b = R(15, 5), c = R(14, 5),
+			    z = R(12, 0), sizes[] = { R(0, 3), R(10, 9),
+						      R(30, 4) };
+
+	CHECK_INT(nd_dpa_overlap(&a, &b), 0);	/* adjacent, both orders */
+	CHECK_INT(nd_dpa_overlap(&b, &a), 0);
+	CHECK_INT(nd_dpa_overlap(&a, &c), 1);	/* one shared byte: 14 */
+	CHECK_INT(nd_dpa_overlap(&c, &a), 1);
+	CHECK_INT(nd_dpa_overlap(&a, &a), 1);
+	CHECK_INT(nd_dpa_overlap(&a, &z), 0);	/* zero size, inside a */
+	CHECK_INT(nd_dpa_overlap(&z, &a), 0);
+	CHECK_INT(nd_dpa_overlap(&z, &z), 0);
+	CHECK_INT(nd_dpa_largest(sizes, 3), 9);	/* the largest is not last */
+	CHECK_INT(nd_dpa_largest(sizes, 1), 3);
+	CHECK_INT(nd_dpa_largest(sizes, 0), 0);
+	tap("overlap: adjacent 0, one shared byte 1, zero size 0; largest");
+}
+
+static void test_align_trim_base(void)
+{
+	struct nd_dpa_range r[2];
+
+	/* align 0 or 1 leaves the ranges alone, even below the base */
+	r[0] = R(5, 7);
+	CHECK_INT(nd_dpa_align_trim(r, 1, 10, 1), 1);
+	CHECK_INT(r[0].start, 5);
+	CHECK_INT(r[0].size, 7);
+	CHECK_INT(nd_dpa_align_trim(r, 1, 10, 0), 1);
+	/* with trimming, a range below the base is dropped, not wrapped */
+	r[0] = R(2 * M, 4 * M);
+	r[1] = R(12 * M, 8 * M);
+	CHECK_INT(nd_dpa_align_trim(r, 2, 10 * M, 4 * M), 1);
+	CHECK_INT(r[0].start, 14 * M);
+	CHECK_INT(r[0].size, 4 * M);
+	tap("align_trim: no trimming for align <= 1, ranges below base dropped");
+}
+
 int main(void)
 {
 	test_normalize();
@@ -291,6 +362,9 @@ int main(void)
 	test_random();
 	test_wrapping_ranges();
 	test_align_trim();
+	test_free_boundaries();
+	test_overlap_largest();
+	test_align_trim_base();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

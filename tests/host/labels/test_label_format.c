@@ -910,6 +910,123 @@ static void t_random_damage(void)
 	}
 }
 
+/*
+ * The boundary area sizes where the bitmap fills the 256-byte block
+ * exactly (188,416 bytes: 1472 bits, 72 + 184 = 256) and needs one more
+ * byte (188,544 bytes: 1473 bits, 72 + 185 = 257 -> 512).
+ */
+static void t_index_size_boundaries(void)
+{
+	u32 i, l, n;
+
+	CHECK_INT(nd_lsa_index_size(188416, 128), 256);
+	CHECK_INT(nd_lsa_nslot(188416, 128), 1468);
+	CHECK_INT(nd_lsa_index_size(188544, 128), 512);
+	CHECK_INT(nd_lsa_nslot(188544, 128), 1465);
+	CHECK_INT(nd_lsa_index_size(188415, 128), 256);	/* 1471 bits */
+	/* the same bit counts with 256-byte labels */
+	CHECK_INT(nd_lsa_index_size(1472 * 256, 256), 256);
+	CHECK_INT(nd_lsa_index_size(1473 * 256, 256), 512);
+	CHECK_INT(nd_lsa_fresh_layout(188544, ND_LSA_V12, &i, &l, &n), 0);
+	CHECK(i == 256 && l == 256 && n == 734);
+
+	/* the two boundary sizes as ndctl lays them out validate as such */
+	{
+		u8 *area = area_new(188544);
+		struct nd_lsa lsa;
+
+		lb_ndctl_init(area, 188416, 128);
+		CHECK_INT(validate(&lsa, area, 188416), 0);
+		CHECK(lsa.isize == 256 && lsa.lsize == 128);
+		CHECK_INT(bind_slots(area, 188416, ND_LSA_V12), 1467);
+		memset(area, 0, 188544);
+		lb_ndctl_init(area, 188544, 128);
+		CHECK_INT(validate(&lsa, area, 188544), 0);
+		CHECK(lsa.isize == 512 && lsa.lsize == 128);
+		CHECK_INT(bind_slots(area, 188544, ND_LSA_V12), 1464);
+		free(area);
+	}
+}
+
+/* nslot whose bitmap needs exactly one byte more than the block has */
+static void t_nslot_bitmap_bound(void)
+{
+	u8 *area = area_new(K256);
+	struct lb_index ix;
+	struct nd_lsa lsa = { .area = area, .size = K256 };
+
+	/* 1472 slots: 184 bitmap bytes, 72 + 184 = 256 fits */
+	ix = lb_index_std(256, 0, 3, 1472, 1, 0);
+	lb_put_index(area, 256, 0, &ix);
+	CHECK_INT(nd_lsa_check_index(area, K256, 256, 128, 0), ND_LSA_VALID);
+	/* 1473 slots would need a 257th byte, though the slots fit */
+	ix.nslot = 1473;
+	ix.bitmap_bits = 1472;
+	lb_put_index(area, 256, 0, &ix);
+	CHECK_INT(nd_lsa_check_index(area, K256, 256, 128, 0),
+		  ND_LSA_BAD_NSLOT);
+	/* nd_lsa_init_layout() refuses that geometry too */
+	CHECK_INT(nd_lsa_init_layout(&lsa, 256, 128, 1473), -22);
+	CHECK_INT(nd_lsa_init_layout(&lsa, 256, 128, 1472), 0);
+	CHECK_INT(nd_lsa_index_nslot(nd_lsa_index(&lsa, 0)), 1472);
+	free(area);
+}
+
+/* a slot number equal to nslot is outside the label set */
+static void t_slot_equal_nslot(void)
+{
+	u8 *area = area_new(K128);
+	struct lb_label l = { .uuid = { 9 }, .name = "x", .nlabel = 1,
+			      .dpa = 0x1000, .rawsize = 0x400000 };
+	struct nd_lsa lsa;
+
+	/*
+	 * v4.x layout: 1016 slots, bit 1016 clear (in use), and room in
+	 * the area for a 1017th label that names slot 1016
+	 */
+	lb_v4x_init(area, K128);
+	l.slot = 1016;
+	lb_put_label(area, 256, 128, 1016, &l);
+	l.slot = 1015;
+	lb_use_slot(area, 256, 0, 1015);
+	lb_put_label(area, 256, 128, 1015, &l);
+	CHECK_INT(validate(&lsa, area, K128), 0);
+	CHECK_INT(nd_lsa_index_nslot(nd_lsa_index(&lsa, 0)), 1016);
+	CHECK(!nd_lsa_slot_is_free(nd_lsa_index(&lsa, 0), 1016));
+	CHECK(nd_lsa_label_live(&lsa, 1015));
+	CHECK(!nd_lsa_label_live(&lsa, 1016));
+	CHECK(!nd_lsa_label_live(&lsa, 1017));
+	free(area);
+}
+
+/*
+ * An area valid in two layouts: the documented order decides.  Block 0
+ * is a v4.x (768-byte, v1.1) block; inside its bitmap's padding sits a
+ * valid v1.2 block 1 of the 256-byte layout.  The v4.x layout is tried
+ * first, so block 0 of it is current.
+ */
+static void t_layout_order(void)
+{
+	u8 *area = area_new(K256);
+	struct lb_index ix;
+	struct nd_lsa lsa;
+
+	ix = lb_index_std(768, 0, 3, 2032, 1, 0);
+	ix.bitmap_bits = 0;
+	lb_put_index(area, 768, 0, &ix);
+	ix = lb_index_std(256, 1, 2, 1022, 2, 1);
+	ix.bitmap_bits = 0;
+	lb_put_index(area, 256, 1, &ix);
+	lb_reseal_index(area, 768, 0);
+	CHECK_INT(nd_lsa_check_index(area, K256, 768, 128, 0), ND_LSA_VALID);
+	CHECK_INT(nd_lsa_check_index(area, K256, 256, 256, 1), ND_LSA_VALID);
+	CHECK_INT(validate(&lsa, area, K256), 0);
+	CHECK_INT(lsa.isize, 768);
+	CHECK_INT(lsa.lsize, 128);
+	CHECK_INT(lsa.verdict[0], ND_LSA_VALID);
+	free(area);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -937,6 +1054,10 @@ static const struct {
 	{ "tiny and odd-sized areas", t_tiny_areas },
 	{ "verdict names", t_verdict_names },
 	{ "random damage keeps the invariants", t_random_damage },
+	{ "index size at the boundary areas 188,416 and 188,544 bytes", t_index_size_boundaries },
+	{ "nslot whose bitmap needs one byte past the block refused", t_nslot_bitmap_bound },
+	{ "label slot equal to nslot is not live", t_slot_equal_nslot },
+	{ "area valid in two layouts: v4.x 128-byte layout before 256-byte", t_layout_order },
 };
 
 int main(void)
