@@ -23,7 +23,7 @@ static DEFINE_XARRAY_ALLOC(nvdimm_bus_xa);
 
 /**
  * nd_device_type - the ND_DEVICE_* number of a device on the nd bus
- * @dev: a DIMM, region or namespace device
+ * @dev: a DIMM, region, namespace or btt device
  *
  * This is the N of the "nd:tN" modalias and what drivers match on.
  */
@@ -41,6 +41,9 @@ int nd_device_type(const struct device *dev)
 		return ND_DEVICE_NAMESPACE_PMEM;
 	if (is_nd_namespace_blk(dev))
 		return ND_DEVICE_NAMESPACE_BLK;
+	/* a btt binds to the namespace driver of its region's type */
+	if (is_nd_btt(dev))
+		return nd_region_nstype(to_nd_region(dev->parent));
 	return 0;
 }
 

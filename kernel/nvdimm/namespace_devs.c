@@ -175,8 +175,15 @@ static DEVICE_ATTR_RW(holder_class);
 static ssize_t mode_show(struct device *dev, struct device_attribute *attr,
 			 char *buf)
 {
-	/* no personality (btt, pfn, dax) exists yet: always raw */
-	return sysfs_emit(buf, "raw\n");
+	struct device *claim;
+	ssize_t rc;
+
+	/* pfn and dax personalities do not exist yet */
+	device_lock(dev);
+	claim = to_nd_namespace_io(dev)->claim;
+	rc = sysfs_emit(buf, "%s\n", claim && is_nd_btt(claim) ? "safe" : "raw");
+	device_unlock(dev);
+	return rc;
 }
 static DEVICE_ATTR_RO(mode);
 
@@ -259,6 +266,20 @@ static ASYNC_DOMAIN_EXCLUSIVE(nd_async_domain);
 void nd_synchronize(void)
 {
 	async_synchronize_full_domain(&nd_async_domain);
+}
+
+/**
+ * nd_async_add - run a device add from the namespace domain
+ * @fn: does the device_add() and drops the reference taken here
+ * @dev: the device (a reference is taken for @fn)
+ *
+ * For btt devices, created under reconfig_lock like namespaces: the add
+ * runs once the lock is dropped, and nd_synchronize() waits for it.
+ */
+void nd_async_add(async_func_t fn, struct device *dev)
+{
+	get_device(dev);
+	async_schedule_dev_domain(fn, dev, &nd_async_domain);
 }
 
 static void nd_namespace_add_async(void *data, async_cookie_t cookie)
@@ -347,9 +368,8 @@ struct device *nd_namespace_io_create(struct nd_region *nd_region)
  *	IO or PMEM namespace, [0, size) of a BLK namespace
  *
  * Called from a driver's probe, the device lock of @by held.  Raw use is
- * refused when a personality device claimed the namespace (-EBUSY) or
- * its labels reserve it for one (holder_class) and force_raw is not set
- * (-ENXIO); a personality must be the namespace's claim (-EBUSY).  A
+ * refused when a personality device claimed the namespace (-EBUSY); a
+ * personality must be the namespace's claim (-EBUSY).  A
  * label-backed namespace needs a uuid (-ENODEV); any namespace must hold
  * at least a page (-ENXIO).  Returns 0 or that errno, with a dev_dbg
  * line (dev_info for a reserved namespace: users ask why it has no disk).
@@ -376,12 +396,6 @@ int nd_namespace_common_probe(struct device *ndns_dev, struct device *by,
 		dev_dbg(ndns_dev, "no uuid: not configured\n");
 		return -ENODEV;
 	}
-	if (by == ndns_dev && nsio->claim_class != ND_CLAIM_NONE &&
-	    !nsio->force_raw) {
-		dev_info(ndns_dev, "reserved for a %s device (holder_class): not attached raw unless force_raw is set\n",
-			 nd_claim_class_names[nsio->claim_class]);
-		return -ENXIO;
-	}
 	if (nsio->res_size < PAGE_SIZE) {
 		dev_dbg(ndns_dev, "%llu bytes: too small to attach\n",
 			nsio->res_size);
@@ -397,6 +411,28 @@ int nd_namespace_common_probe(struct device *ndns_dev, struct device *by,
 	return 0;
 }
 EXPORT_SYMBOL_GPL(nd_namespace_common_probe);
+
+/**
+ * nd_namespace_raw_allowed - whether a namespace may be attached raw
+ * @ndns_dev: the namespace, probing (its device lock held), after
+ *	personality autodetect found nothing to claim it
+ *
+ * Returns 0, or -ENXIO with a dev_info line when its labels (or
+ * holder_class) reserve it for a personality and force_raw is not set:
+ * a BTT-reserved namespace whose info block is gone is not silently
+ * exposed raw.
+ */
+int nd_namespace_raw_allowed(struct device *ndns_dev)
+{
+	struct nd_namespace_io *nsio = to_nd_namespace_io(ndns_dev);
+
+	if (nsio->claim_class == ND_CLAIM_NONE || nsio->force_raw)
+		return 0;
+	dev_info(ndns_dev, "reserved for a %s device (holder_class): not attached raw unless force_raw is set\n",
+		 nd_claim_class_names[nsio->claim_class]);
+	return -ENXIO;
+}
+EXPORT_SYMBOL_GPL(nd_namespace_raw_allowed);
 
 /*
  * Label-backed namespaces: PMEM (nstype 5) and BLK (nstype 6).  Attribute
@@ -440,8 +476,7 @@ static ssize_t nd_lbl_store(struct device *dev, const char *what,
 }
 
 /* A new empty seed once @dev, the seed, is used (reconfig_lock held). */
-static void nd_region_advance_seed(struct nd_region *nd_region,
-				   struct device *dev)
+void nd_region_advance_seed(struct nd_region *nd_region, struct device *dev)
 {
 	struct device *seed;
 
@@ -471,6 +506,10 @@ void nd_namespace_probe_success(struct device *dev)
 {
 	struct nvdimm_bus *nvdimm_bus = walk_to_nvdimm_bus(dev);
 
+	if (is_nd_btt(dev)) {
+		nd_btt_probe_success(to_nd_btt(dev));
+		return;
+	}
 	if (!is_nd_namespace_pmem(dev) && !is_nd_namespace_blk(dev))
 		return;
 	mutex_lock(&nvdimm_bus->reconfig_lock);

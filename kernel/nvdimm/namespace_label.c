@@ -13,6 +13,7 @@
 #include <linux/slab.h>
 #include <linux/uuid.h>
 #include "nd-core.h"
+#include "btt-format.h"
 
 static struct mutex *nd_reconfig_lock(struct device *dev)
 {
@@ -36,6 +37,29 @@ static const guid_t nd_claim_guids[] = {
 static const guid_t nd_btt1_guid = GUID_INIT(0x8aed63a2, 0x29a2, 0x4c66, 0x8b,
 					     0x12, 0xf0, 0x5d, 0x15, 0xd3,
 					     0x92, 0x2a);
+
+/*
+ * A btt claim on a namespace whose DIMMs carry v1.1 labels is a BTT 1.1
+ * (v1.1 labels cannot record a class); DIMMs with v1.2 labels, or none
+ * yet (they get v1.2), make it a BTT 2.0, as 6.1 decides.  A DIMM
+ * without label data means v1.1.  reconfig_lock held (mapping ndd).
+ */
+static bool nd_region_labels_v11(struct nd_namespace_lbl *lbl)
+{
+	struct nd_region *nd_region = to_nd_region(lbl->nsio.dev.parent);
+	int i;
+
+	for (i = 0; i < nd_region->ndr_mappings; i++) {
+		struct nvdimm_drvdata *ndd = nd_region->mapping[i].ndd;
+
+		if (!ndd || !ndd->data)
+			return true;
+		if (ndd->lsa.cur >= 0 &&
+		    nd_lsa_index_is_v11(nd_lsa_index(&ndd->lsa, ndd->lsa.cur)))
+			return true;
+	}
+	return false;
+}
 
 /**
  * nd_claim_class_of_guid - the claim class a label's abstraction GUID names
@@ -69,9 +93,34 @@ void nd_lbl_set_claim_class(struct nd_namespace_lbl *lbl,
 	lbl->nsio.claim_class = cc;
 	if (cc == ND_CLAIM_NONE || cc >= ARRAY_SIZE(nd_claim_guids))
 		guid_copy(&lbl->claim_guid, &guid_null);
+	else if (cc == ND_CLAIM_BTT && nd_region_labels_v11(lbl))
+		guid_copy(&lbl->claim_guid, &nd_btt1_guid);
 	else
 		guid_copy(&lbl->claim_guid, &nd_claim_guids[cc]);
 }
+
+/**
+ * nd_namespace_btt_start - where a BTT on a namespace starts
+ * @ndns_dev: any namespace
+ *
+ * 0 (BTT 2.0) when the namespace is reserved for a btt by the v1.2 claim
+ * class GUID, 4096 (BTT 1.1) otherwise: io namespaces, v1.1 labels, no
+ * claim class (media-formats §6.2).  Stable while the namespace is
+ * claimed: its attributes cannot change then.
+ */
+u64 nd_namespace_btt_start(struct device *ndns_dev)
+{
+	struct nd_namespace_lbl *lbl;
+
+	if (is_nd_namespace_io(ndns_dev))
+		return BTT_START_V11;
+	lbl = to_nd_namespace_lbl(ndns_dev);
+	if (lbl->nsio.claim_class == ND_CLAIM_BTT &&
+	    guid_equal(&lbl->claim_guid, &nd_claim_guids[ND_CLAIM_BTT]))
+		return BTT_START_V20;
+	return BTT_START_V11;
+}
+EXPORT_SYMBOL_GPL(nd_namespace_btt_start);
 
 /* Fill the label of mapping @i of a PMEM namespace. */
 static void nd_pmem_spec(struct nd_namespace_pmem *nspm, int i, u64 offset,

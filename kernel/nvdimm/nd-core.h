@@ -12,6 +12,8 @@
 #include <linux/atomic.h>
 #include <linux/xarray.h>
 #include <linux/workqueue.h>
+#include <linux/async.h>
+#include <linux/idr.h>
 #include "nd.h"
 #include "label-format.h"
 
@@ -149,6 +151,10 @@ struct nd_mapping {
  * @ns_active: the region is enabled and may get new namespaces (seeds);
  *	cleared first thing at disable.  @ns_next, @ns_seed and @ns_active
  *	change under the bus' reconfig_lock
+ * @btt_ida: N of bttR.N
+ * @btt_seed: the idle btt seed, NULL when none
+ * @btt_active: the region is enabled and may get new btt devices;
+ *	@btt_seed and @btt_active change under the bus' reconfig_lock
  * @ndr_mappings: number of entries in @mapping
  * @mapping: DIMM contributions
  */
@@ -166,6 +172,9 @@ struct nd_region {
 	int ns_next;
 	struct device *ns_seed;
 	bool ns_active;
+	struct ida btt_ida;
+	struct device *btt_seed;
+	bool btt_active;
 	u16 ndr_mappings;
 	struct nd_mapping mapping[];
 };
@@ -334,7 +343,17 @@ struct device *nd_namespace_blk_create(struct nd_region *nd_region,
 				       const struct nd_namespace_blk *from);
 void nd_region_namespaces_unregister(struct nd_region *nd_region);
 void nd_namespace_probe_success(struct device *dev);
+void nd_region_advance_seed(struct nd_region *nd_region, struct device *dev);
 void nd_synchronize(void);
+void nd_async_add(async_func_t fn, struct device *dev);
+
+/* btt_devs.c */
+int nd_region_btt_seed_create(struct nd_region *nd_region);
+void nd_region_btts_unregister(struct nd_region *nd_region);
+void nd_btt_probe_success(struct nd_btt *nd_btt);
+bool nd_btt_added(struct device *dev);
+int __init nd_btt_init(void);
+void nd_btt_exit(void);
 
 /* namespace_scan.c */
 int nd_region_scan_namespaces(struct nd_region *nd_region);

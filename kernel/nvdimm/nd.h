@@ -29,6 +29,8 @@ enum nd_claim_class {
  * @force_raw: skip personality (BTT/PFN) detection at bind
  * @claim: device (btt, pfn) that claimed this namespace, NULL when none
  * @claim_class: personality the namespace is reserved for (holder_class)
+ * @virt: kernel mapping of the namespace's bytes while a driver holds it
+ *	(nvdimm_namespace_bytes_enable()), NULL otherwise
  */
 struct nd_namespace_io {
 	struct device dev;
@@ -38,6 +40,7 @@ struct nd_namespace_io {
 	bool force_raw;
 	struct device *claim;
 	enum nd_claim_class claim_class;
+	void *virt;
 };
 
 /**
@@ -171,10 +174,73 @@ static inline struct nd_namespace_blk *to_nd_namespace_blk(struct device *dev)
 			    lbl);
 }
 
+/**
+ * struct nd_btt - a btt device (bttR.N): a Block Translation Table over
+ *	the namespace it claims
+ * @dev: bttR.N on the nd bus, child of the region
+ * @id: N in bttR.N
+ * @ndns: the claimed namespace (its @claim is @dev), NULL when none
+ * @lbasize: external sector size, 0 when not selected
+ * @uuid: the BTT's uuid (info block @uuid)
+ * @has_uuid: @uuid was written (or read from the media at autodetect)
+ * @initial_offset: namespace offset of the first arena: 4096 (BTT 1.1),
+ *	0 (BTT 2.0, a v1.2-labelled namespace with holder_class btt)
+ * @version_major: info block version written at format (1 or 2)
+ * @version_minor: likewise (1 or 0)
+ * @size: bytes the block device exports while attached, 0 otherwise
+ * @btt: nd_btt.ko's state while attached
+ *
+ * @ndns, @lbasize, @uuid and @has_uuid change under the btt's device
+ * lock, never while it is bound; @ndns also under the bus' reconfig_lock.
+ */
+struct nd_btt {
+	struct device dev;
+	int id;
+	struct device *ndns;
+	u32 lbasize;
+	uuid_t uuid;
+	bool has_uuid;
+	u64 initial_offset;
+	u16 version_major;
+	u16 version_minor;
+	u64 size;
+	struct btt *btt;
+};
+
+extern const struct device_type nd_btt_device_type;
+
+static inline bool is_nd_btt(const struct device *dev)
+{
+	return dev->type == &nd_btt_device_type;
+}
+
+static inline struct nd_btt *to_nd_btt(struct device *dev)
+{
+	return container_of(dev, struct nd_btt, dev);
+}
+
 int nd_namespace_common_probe(struct device *ndns_dev, struct device *by,
 			      struct range *range);
+int nd_namespace_raw_allowed(struct device *ndns_dev);
 bool nd_region_read_only(struct device *ndns_dev);
 const char *nd_namespace_disk_name(struct device *ndns_dev, char *name,
 				   size_t len);
+
+/* Byte access to a namespace (the BTT's media), core: namespace_io.c */
+int nvdimm_namespace_bytes_enable(struct device *owner,
+				  struct device *ndns_dev);
+int nvdimm_read_bytes(struct device *ndns_dev, u64 offset, void *buf,
+		      size_t size);
+int nvdimm_write_bytes(struct device *ndns_dev, u64 offset, const void *buf,
+		       size_t size);
+u64 nvdimm_namespace_capacity(struct device *ndns_dev);
+
+/* btt devices, core: btt_devs.c */
+int nd_btt_probe(struct device *ndns_dev);
+u64 nd_namespace_btt_start(struct device *ndns_dev);
+
+/* nd_btt.ko: the BTT block device, attached by the namespace driver */
+int nvdimm_namespace_attach_btt(struct device *btt_dev);
+void nvdimm_btt_set_ro(struct device *btt_dev, bool ro);
 
 #endif /* __ND_H__ */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * nd_pmem: a block device (/dev/pmemN) over a namespace's system-physical
- * address range.
+ * address range, or over the BTT of a btt device that claimed one
+ * (/dev/pmemNs, nd_btt.ko).
  *
  * Writes use non-temporal stores (memcpy_flushcache) so that, once ordered
  * by nvdimm_flush(), they sit in the platform's persistence domain; a
@@ -18,6 +19,7 @@
 #include <linux/uaccess.h>
 #include <linux/string.h>
 #include "nd.h"
+#include "btt-format.h"
 
 /**
  * struct pmem_device - one attached namespace
@@ -123,20 +125,8 @@ static int pmem_attach_disk(struct device *dev, u64 start, u64 size)
 	pmem->phys_addr = start;
 	pmem->size = size;
 	pmem->nd_region = to_nd_region(dev->parent);
-
-	if (!devm_request_mem_region(dev, pmem->phys_addr, pmem->size,
-				     dev_name(dev))) {
-		dev_warn(dev, "could not reserve region [%pa, +%#zx)\n",
-			 &pmem->phys_addr, pmem->size);
-		return -EBUSY;
-	}
-	pmem->virt_addr = devm_memremap(dev, pmem->phys_addr, pmem->size,
-					MEMREMAP_WB);
-	if (IS_ERR(pmem->virt_addr)) {
-		dev_err(dev, "could not map [%pa, +%#zx)\n", &pmem->phys_addr,
-			pmem->size);
-		return PTR_ERR(pmem->virt_addr);
-	}
+	/* mapped by nd_pmem_probe() for autodetect, kept for the disk */
+	pmem->virt_addr = to_nd_namespace_io(dev)->virt;
 
 	disk = blk_alloc_disk(dev_to_node(dev));
 	if (!disk)
@@ -166,14 +156,49 @@ static int pmem_attach_disk(struct device *dev, u64 start, u64 size)
 	return devm_add_action_or_reset(dev, pmem_release_disk, pmem);
 }
 
+/* A btt device of a PMEM or IO region: the BTT over its namespace. */
+static int nd_pmem_probe_btt(struct device *dev)
+{
+	struct nd_btt *nd_btt = to_nd_btt(dev);
+	struct range range;
+	int rc;
+
+	if (!nd_btt->ndns || !nd_btt->has_uuid || !nd_btt->lbasize) {
+		dev_dbg(dev, "needs a namespace, a uuid and a sector_size\n");
+		return -ENODEV;
+	}
+	rc = nd_namespace_common_probe(nd_btt->ndns, dev, &range);
+	if (rc)
+		return rc;
+	nd_btt->initial_offset = nd_namespace_btt_start(nd_btt->ndns);
+	rc = btt_version(nd_btt->initial_offset, &nd_btt->version_major,
+			 &nd_btt->version_minor);
+	if (rc)
+		return rc;
+	return nvdimm_namespace_attach_btt(dev);
+}
+
 static int nd_pmem_probe(struct device *dev)
 {
 	struct range range;
 	int rc;
 
+	if (is_nd_btt(dev))
+		return nd_pmem_probe_btt(dev);
 	if (!is_nd_namespace_io(dev) && !is_nd_namespace_pmem(dev))
 		return -ENODEV;
 	rc = nd_namespace_common_probe(dev, dev, &range);
+	if (rc)
+		return rc;
+	rc = nvdimm_namespace_bytes_enable(dev, dev);
+	if (rc)
+		return rc;
+	rc = nd_btt_probe(dev);
+	if (!rc)
+		return -ENXIO;		/* back as the btt that claimed it */
+	if (rc != -ENODEV)
+		return rc;
+	rc = nd_namespace_raw_allowed(dev);
 	if (rc)
 		return rc;
 	return pmem_attach_disk(dev, range.start, range_len(&range));
@@ -181,9 +206,19 @@ static int nd_pmem_probe(struct device *dev)
 
 static void nd_pmem_notify(struct device *dev, enum nvdimm_event event)
 {
-	struct pmem_device *pmem = dev_get_drvdata(dev);
+	struct pmem_device *pmem;
 
-	if (event == NVDIMM_REVALIDATE_RO && pmem)
+	if (event != NVDIMM_REVALIDATE_RO)
+		return;
+	if (is_nd_btt(dev)) {
+		struct nd_btt *nd_btt = to_nd_btt(dev);
+
+		if (nd_btt->btt)
+			nvdimm_btt_set_ro(dev, nd_region_read_only(nd_btt->ndns));
+		return;
+	}
+	pmem = dev_get_drvdata(dev);
+	if (pmem)
 		set_disk_ro(pmem->disk, nd_region_read_only(dev));
 }
 

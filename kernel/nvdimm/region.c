@@ -67,6 +67,11 @@ static int nd_region_probe(struct device *dev)
 		if (rc)
 			nd_region_namespaces_unregister(nd_region);
 	}
+	if (!rc) {
+		rc = nd_region_btt_seed_create(nd_region);
+		if (rc)
+			nd_region_namespaces_unregister(nd_region);
+	}
 	if (rc)
 		nd_region_deactivate(nd_region);
 	return rc;
@@ -76,6 +81,8 @@ static void nd_region_remove(struct device *dev)
 {
 	struct nd_region *nd_region = to_nd_region(dev);
 
+	/* btts first: each holds its namespace */
+	nd_region_btts_unregister(nd_region);
 	nd_region_namespaces_unregister(nd_region);
 	nd_region_deactivate(nd_region);
 }

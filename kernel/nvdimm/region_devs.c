@@ -237,6 +237,29 @@ static ssize_t namespace_seed_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(namespace_seed);
 
+static ssize_t btt_seed_show(struct device *dev, struct device_attribute *attr,
+			     char *buf)
+{
+	struct nd_region *nd_region = to_nd_region(dev);
+	struct mutex *lock = &walk_to_nvdimm_bus(dev)->reconfig_lock;
+	ssize_t rc;
+
+	/* as namespace_seed: the btt named here is in sysfs already */
+	mutex_lock(lock);
+	while (nd_region->btt_seed && !nd_btt_added(nd_region->btt_seed)) {
+		mutex_unlock(lock);
+		nd_synchronize();
+		mutex_lock(lock);
+	}
+	if (nd_region->btt_seed)
+		rc = sysfs_emit(buf, "%s\n", dev_name(nd_region->btt_seed));
+	else
+		rc = sysfs_emit(buf, "\n");
+	mutex_unlock(lock);
+	return rc;
+}
+static DEVICE_ATTR_RO(btt_seed);
+
 static int revalidate_read_only(struct device *dev, void *data)
 {
 	struct nd_device_driver *nd_drv;
@@ -371,6 +394,7 @@ static struct attribute *nd_region_attributes[] = {
 	&dev_attr_available_size.attr,
 	&dev_attr_max_available_extent.attr,
 	&dev_attr_namespace_seed.attr,
+	&dev_attr_btt_seed.attr,
 	&dev_attr_init_namespaces.attr,
 	&dev_attr_read_only.attr,
 	&dev_attr_resource.attr,
@@ -513,6 +537,7 @@ static void nd_region_release(struct device *dev)
 	for (i = 0; i < nd_region->ndr_mappings; i++)
 		put_device(&nd_region->mapping[i].nvdimm->dev);
 	put_device(dev->parent);
+	ida_destroy(&nd_region->btt_ida);
 	ida_free(&region_ida, nd_region->id);
 	kfree(nd_region->nd_set);
 	kfree(nd_region);
@@ -618,6 +643,7 @@ static struct nd_region *nd_region_create(struct nvdimm_bus *nvdimm_bus,
 		return NULL;
 	}
 	nd_region->id = id;
+	ida_init(&nd_region->btt_ida);
 	if (blk) {
 		nd_region->res_size = desc->mapping[0].size;
 	} else {

@@ -7,7 +7,7 @@
 . /nvt/nfit_test.inc
 
 CYCLES=${NVT_NT_CYCLES:-20}
-TEST_MODS="nd_pmem nfit_test nfit libnvdimm nfit_test_iomap"
+TEST_MODS="nd_pmem nd_btt nfit_test_powercut nfit_test nfit libnvdimm nfit_test_iomap"
 nd_settle
 nt_debugfs
 before=$(ls /sys/bus/nd/devices | sort | tr '\n' ' ')

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Byte access to a namespace: what a personality (the BTT) uses for its
+ * metadata and data, and what btt autodetect reads info blocks with.
+ *
+ * A PMEM or IO namespace's system-physical range is mapped write-back for
+ * as long as the driver that asked holds it (devm on that device).  Writes
+ * are non-temporal (memcpy_flushcache): once a write returns it is in the
+ * platform's persistence domain on an ADR platform; a caller that must
+ * also drain the memory controller's queues calls nvdimm_flush().  Reads
+ * use copy_mc_to_kernel() so poison reads as -EIO, not a machine check.
+ *
+ * BLK namespaces get byte access with the nd_blk driver (not yet).
+ */
+#include <linux/device.h>
+#include <linux/io.h>
+#include <linux/overflow.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include "nd-core.h"
+
+static void nd_nsio_unmap(void *data)
+{
+	struct nd_namespace_io *nsio = data;
+
+	WRITE_ONCE(nsio->virt, NULL);
+}
+
+/**
+ * nvdimm_namespace_bytes_enable - map a namespace for byte access
+ * @owner: device whose devm resources hold the mapping (the namespace
+ *	itself while its driver probes, or the btt that claimed it)
+ * @ndns_dev: an IO or PMEM namespace
+ *
+ * Called from @owner's probe (its device lock held); the mapping lasts
+ * until @owner is unbound.  Only one holder at a time: the namespace and
+ * its claim are never bound together.  Returns 0, -EOPNOTSUPP for a BLK
+ * namespace, -EBUSY when the range cannot be reserved or another holder
+ * has it mapped, or the mapping's errno.
+ */
+int nvdimm_namespace_bytes_enable(struct device *owner,
+				  struct device *ndns_dev)
+{
+	struct nd_namespace_io *nsio = to_nd_namespace_io(ndns_dev);
+	phys_addr_t start = nsio->res_start;
+	size_t size = nsio->res_size;
+	void *virt;
+
+	if (!is_nd_namespace_io(ndns_dev) && !is_nd_namespace_pmem(ndns_dev)) {
+		dev_dbg(owner, "%s: no byte access to this namespace type\n",
+			dev_name(ndns_dev));
+		return -EOPNOTSUPP;
+	}
+	if (READ_ONCE(nsio->virt)) {
+		dev_dbg(owner, "%s: already mapped by another holder\n",
+			dev_name(ndns_dev));
+		return -EBUSY;
+	}
+	if (!devm_request_mem_region(owner, start, size, dev_name(ndns_dev))) {
+		dev_warn(owner, "could not reserve %s [%pa, +%#zx)\n",
+			 dev_name(ndns_dev), &start, size);
+		return -EBUSY;
+	}
+	virt = devm_memremap(owner, start, size, MEMREMAP_WB);
+	if (IS_ERR(virt)) {
+		dev_err(owner, "could not map %s [%pa, +%#zx)\n",
+			dev_name(ndns_dev), &start, size);
+		return PTR_ERR(virt);
+	}
+	/* released before the unmap: devm actions run in reverse order */
+	WRITE_ONCE(nsio->virt, virt);
+	return devm_add_action_or_reset(owner, nd_nsio_unmap, nsio);
+}
+EXPORT_SYMBOL_GPL(nvdimm_namespace_bytes_enable);
+
+/* [@offset, +@size) inside the mapped namespace, or NULL */
+static void *nd_nsio_span(struct device *ndns_dev, u64 offset, size_t size)
+{
+	struct nd_namespace_io *nsio = to_nd_namespace_io(ndns_dev);
+	void *virt = READ_ONCE(nsio->virt);
+	u64 end;
+
+	if (!virt) {
+		dev_dbg(ndns_dev, "byte access while not mapped\n");
+		return NULL;
+	}
+	if (check_add_overflow(offset, (u64)size, &end) ||
+	    end > nsio->res_size) {
+		dev_dbg(ndns_dev, "access [%#llx, +%#zx) beyond %#llx bytes\n",
+			offset, size, nsio->res_size);
+		return NULL;
+	}
+	return virt + offset;
+}
+
+/**
+ * nvdimm_read_bytes - read from a mapped namespace
+ * @ndns_dev: the namespace (nvdimm_namespace_bytes_enable() done)
+ * @offset: namespace offset
+ * @buf: destination
+ * @size: bytes
+ *
+ * Does not sleep.  Returns 0, -ENXIO when the span is outside the
+ * namespace or the namespace is not mapped, -EIO on poisoned media.
+ */
+int nvdimm_read_bytes(struct device *ndns_dev, u64 offset, void *buf,
+		      size_t size)
+{
+	void *src = nd_nsio_span(ndns_dev, offset, size);
+
+	if (!src)
+		return -ENXIO;
+	if (copy_mc_to_kernel(buf, src, size)) {
+		dev_dbg(ndns_dev, "media error reading [%#llx, +%#zx)\n",
+			offset, size);
+		return -EIO;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_GPL(nvdimm_read_bytes);
+
+/**
+ * nvdimm_write_bytes - write to a mapped namespace
+ * @ndns_dev: the namespace (nvdimm_namespace_bytes_enable() done)
+ * @offset: namespace offset
+ * @buf: source
+ * @size: bytes
+ *
+ * Non-temporal stores; does not sleep.  Stores of up to 8 bytes at an
+ * 8-byte aligned offset are power-fail atomic, which is what the BTT's
+ * map and flog updates rely on.  The test build wraps this function to
+ * drop every store after a chosen one (a simulated power cut).  Returns
+ * 0 or -ENXIO when the span is outside the namespace or not mapped.
+ */
+int nvdimm_write_bytes(struct device *ndns_dev, u64 offset, const void *buf,
+		       size_t size)
+{
+	void *dst = nd_nsio_span(ndns_dev, offset, size);
+
+	if (!dst)
+		return -ENXIO;
+	memcpy_flushcache(dst, buf, size);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(nvdimm_write_bytes);
+
+/**
+ * nvdimm_namespace_capacity - bytes of a namespace
+ * @ndns_dev: any namespace
+ */
+u64 nvdimm_namespace_capacity(struct device *ndns_dev)
+{
+	return to_nd_namespace_io(ndns_dev)->res_size;
+}
+EXPORT_SYMBOL_GPL(nvdimm_namespace_capacity);

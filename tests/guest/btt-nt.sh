@@ -1,0 +1,183 @@
+# btt-nt: btt devices on nfit_test.1's 32 MiB label-less namespace (BTT
+# 1.1 at 4096): the seed and its attributes, bad input (each refused with
+# its errno, nothing changed), a btt configured through sysfs and bound,
+# I/O through /dev/pmemXs, the info block on the DIMM media, autodetect
+# at re-enable, force_raw, a corrupt primary info block, a sector size
+# that does not match the media, a wiped info block.  The namespace is
+# left raw and its region read-only as nt-pmem-io found them.
+. /nvt/lib.sh
+. /nvt/nfit_test.inc
+. /nvt/ns.inc
+. /nvt/btt.inc
+
+nd_settle
+nt_debugfs
+b1=$(nt_bus 1)
+r=$(ls -d $b1/region* 2> /dev/null | head -n 1)
+ns=$(ls -d $r/namespace* 2> /dev/null | head -n 1)
+if [ -z "$ns" ]; then
+	nok "nfit_test.1 has no namespace"
+	exit 0
+fi
+n=${ns##*/}
+echo 0 > $r/read_only
+media=$NT_DBG/nfit_test.1/dimm0/media
+# the refusals' dev_dbg lines are part of what is checked
+echo 'module libnvdimm file btt_devs.c +p' > /sys/kernel/debug/dynamic_debug/control
+bind=/sys/bus/nd/drivers/nd_pmem/bind
+unbind=/sys/bus/nd/drivers/nd_pmem/unbind
+
+# --- the idle seed -------------------------------------------------------
+bt=$(btt_seed_dir $r)
+case ${bt##*/} in
+btt${r##*region}.*) ok "${r##*/}/btt_seed names ${bt##*/}" ;;
+*) nok "${r##*/}/btt_seed: '$(cat $r/btt_seed)'"; exit 0 ;;
+esac
+seed=${bt##*/}
+expect_eq "$seed: idle state (uuid, sector_size, namespace, modalias, size)" \
+	"$(ns_rd $bt/uuid) $(cat $bt/sector_size) $(ns_rd $bt/namespace) $(cat $bt/modalias) $(ns_rd $bt/size)" \
+	"- 512 520 528 4096 4104 4160 4224  - nd:t4 err"
+expect_eq "$n: mode raw, no holder" "$(cat $ns/mode) $(ns_rd $ns/holder)" "raw -"
+
+# --- bad input -------------------------------------------------------------
+before="$(ns_rd $bt/uuid) $(ns_ss $bt) $(ns_rd $bt/namespace)"
+expect_eq "sector_size 1000" "$(ns_w $bt/sector_size 1000)" "Invalid argument"
+expect_eq "sector_size 4096x" "$(ns_w $bt/sector_size 4096x)" "Invalid argument"
+expect_eq "uuid 'bogus'" "$(ns_w $bt/uuid bogus)" "Invalid argument"
+expect_eq "uuid null" "$(ns_w $bt/uuid 00000000-0000-0000-0000-000000000000)" "Invalid argument"
+expect_eq "namespace namespace99.9" "$(ns_w $bt/namespace namespace99.9)" "No such device"
+expect_eq "namespace $n while $n is enabled" "$(ns_w $bt/namespace $n)" "Device or resource busy"
+expect_eq "bind $seed unconfigured" "$(ns_w $bind $seed)" "No such device"
+expect_eq "$seed unchanged by the refused writes" \
+	"$(ns_rd $bt/uuid) $(ns_ss $bt) $(ns_rd $bt/namespace)" "$before"
+dmesg | grep -q "$seed: sector_size: '1000' is not one of the supported sizes" &&
+	ok "the refused sector_size is logged" || nok "no log line for the refused sector_size"
+dmesg | grep -q "$seed: namespace: $n is enabled: disable it first" &&
+	ok "the refused claim of an enabled namespace is logged" || nok "no log line for the refused claim"
+
+# --- configure and bind ----------------------------------------------------
+nvt-pattern write /dev/$(nt_blockdev $ns) 0 1M 5100 > /dev/null 2>&1
+echo $n > $unbind
+uuid=$(cat /proc/sys/kernel/random/uuid)
+expect_eq "$seed: uuid, sector_size 4096, namespace $n" \
+	"$(ns_w $bt/uuid $uuid) $(ns_w $bt/sector_size 4096) $(ns_w $bt/namespace $n)" "ok ok ok"
+expect_eq "$n: holder $seed, mode safe" "$(cat $ns/holder) $(cat $ns/mode)" "$seed safe"
+expect_eq "bind $n while claimed" "$(ns_w $bind $n)" "Device or resource busy"
+expect_eq "bind $seed" "$(ns_w $bind $seed)" ok
+nd_settle
+disk=$(btt_disk $bt)
+expect_eq "$seed: disk name" "$disk" "$(echo ${r##*/} | sed 's/region/pmem/')s"
+# 32 MiB namespace, BTT 1.1, 4096-byte sectors: 7920 external blocks
+expect_eq "$seed: size, /dev/$disk bytes, logical block size" \
+	"$(cat $bt/size) $(blockdev --getsize64 /dev/$disk 2>&1) $(blockdev --getss /dev/$disk 2>&1)" \
+	"32440320 32440320 4096"
+nseed=$(cat $r/btt_seed)
+[ -n "$nseed" ] && [ "$nseed" != "$seed" ] && ok "btt_seed advanced to $nseed" ||
+	nok "btt_seed did not advance: '$nseed'"
+expect_eq "writes to a bound btt: sector_size, namespace ''" \
+	"$(ns_w $bt/sector_size 512) $(ns_w $bt/namespace '')" \
+	"Device or resource busy Device or resource busy"
+expect_eq "info block signature on the media at 4096 (1.1)" "$(btt_sig $media 4096)" "BTT_ARENA_INFO"
+
+# --- I/O ---------------------------------------------------------------
+fail=
+i=0
+for e in 0:1M 4096:8192 0x5ff000:0x3000 -4096:4096 0:32440320; do
+	i=$((i + 1))
+	off=${e%%:*} len=${e#*:}
+	nvt-pattern write /dev/$disk $off $len $((5200 + i)) > /tmp/btt.out 2>&1 ||
+		fail="$fail write $e: $(cat /tmp/btt.out);"
+	nvt-pattern verify /dev/$disk $off $len $((5200 + i)) > /tmp/btt.out 2>&1 ||
+		fail="$fail verify $e: $(cat /tmp/btt.out);"
+done
+[ -z "$fail" ] && ok "/dev/$disk: patterns written and verified (5 extents up to the whole disk)" ||
+	nok "/dev/$disk I/O:$fail"
+nvt-pattern write /dev/$disk 1M 3M 5300 > /dev/null 2>&1
+sync
+echo 3 > /proc/sys/vm/drop_caches
+check "/dev/$disk: 3 MiB read back after drop_caches" nvt-pattern verify /dev/$disk 1M 3M 5300
+dd if=/dev/$disk of=/tmp/btt.direct bs=4096 skip=256 count=768 iflag=direct 2> /dev/null
+nvt-pattern gen 5300 3M > /tmp/btt.want
+check "/dev/$disk: O_DIRECT read matches" cmp /tmp/btt.direct /tmp/btt.want
+echo 1 > $r/read_only
+dd if=/dev/zero of=/dev/$disk bs=4096 count=1 seek=256 oflag=direct 2> /dev/null &&
+	nok "write to /dev/$disk succeeded with read_only 1" ||
+	ok "write to /dev/$disk refused with read_only 1"
+expect_eq "/sys/block/$disk/ro" "$(cat /sys/block/$disk/ro)" 1
+echo 0 > $r/read_only
+check "/dev/$disk: data intact after the refused write" nvt-pattern verify /dev/$disk 1M 3M 5300
+
+# --- release, autodetect ---------------------------------------------------
+btt_release $bt
+[ -d $bt ] && nok "$seed still there after release" || ok "$seed unregistered after release"
+expect_eq "$n: no holder, mode raw after release" "$(ns_rd $ns/holder) $(cat $ns/mode)" "- raw"
+dmark
+expect_eq "enable $n (BTT on the media)" "$(ns_w $bind $n)" "No such device or address"
+nd_settle
+ab=$(btt_of $ns)
+if [ -z "$ab" ]; then
+	nok "$n: no btt claimed it at enable (holder '$(ns_rd $ns/holder)')"
+	exit 0
+fi
+ok "$n: claimed by ${ab##*/} at enable"
+dsince | grep -q "$n: BTT 1.1 found at 4096: claimed by ${ab##*/}" &&
+	ok "autodetect logged" || nok "no autodetect log line"
+expect_eq "${ab##*/}: sector_size and uuid from the media, bound" \
+	"$(ns_ss $ab) $(cat $ab/uuid) $(ns_driver $ab)" "4096 $uuid nd_pmem"
+disk=$(btt_disk $ab)
+check "/dev/$disk: data after autodetect" nvt-pattern verify /dev/$disk 1M 3M 5300
+
+# --- a sector size the media does not have ----------------------------------
+btt_release $ab
+bt=$(btt_seed_dir $r)
+expect_eq "${bt##*/}: uuid, sector_size 512, namespace $n" \
+	"$(ns_w $bt/uuid $uuid) $(ns_w $bt/sector_size 512) $(ns_w $bt/namespace $n)" "ok ok ok"
+dmark
+expect_eq "bind ${bt##*/} (512 over a 4096 BTT)" "$(ns_w $bind ${bt##*/})" "Invalid argument"
+dsince | grep -q "${bt##*/}" && ok "the mismatch is logged" || nok "no log line for the mismatch"
+btt_release $bt
+
+# --- raw access with force_raw, a corrupt primary info block -----------------
+expect_eq "$n: force_raw 1, enable raw" "$(ns_w $ns/force_raw 1) $(ns_w $bind $n)" "ok ok"
+nd_settle
+raw=$(nt_blockdev $ns)
+expect_eq "$n raw: signature at 4096" "$(btt_sig /dev/$raw 4096)" "BTT_ARENA_INFO"
+# byte 100 of the info block (inside external_nlba .. nfree) flipped
+dd if=/dev/$raw of=/tmp/btt.ib bs=4096 skip=1 count=1 2> /dev/null
+printf '\377' | dd of=/dev/$raw bs=1 seek=$((4096 + 60)) conv=notrunc 2> /dev/null
+sync
+echo $n > $unbind
+expect_eq "$n: force_raw 0" "$(ns_w $ns/force_raw 0)" ok
+dmark
+expect_eq "enable $n (corrupt primary info block)" "$(ns_w $bind $n)" ok
+nd_settle
+expect_eq "$n: not claimed, attached raw" "$(ns_rd $ns/holder) $(ns_driver $ns)" "- nd_pmem"
+dsince | grep -q "$n: BTT info block at 4096: info block checksum mismatch, its backup is valid" &&
+	ok "the corrupt primary and its valid backup are logged" ||
+	nok "no log line for the corrupt info block: $(dsince | grep $n | tail -n 3 | tr '\n' '|')"
+raw=$(nt_blockdev $ns)
+dd if=/tmp/btt.ib of=/dev/$raw bs=4096 seek=1 count=1 conv=notrunc 2> /dev/null
+sync
+echo $n > $unbind
+expect_eq "enable $n (info block restored)" "$(ns_w $bind $n)" "No such device or address"
+nd_settle
+ab=$(btt_of $ns)
+disk=$(btt_disk $ab)
+check "/dev/$disk: data intact after the corrupt/restore round" \
+	nvt-pattern verify /dev/$disk 1M 3M 5300
+
+# --- wipe: the namespace is raw again (left so for the tests after) -------
+btt_release $ab
+echo 1 > $ns/force_raw
+echo $n > $bind
+nd_settle
+raw=$(nt_blockdev $ns)
+dd if=/dev/zero of=/dev/$raw bs=4096 count=2 conv=notrunc 2> /dev/null
+sync
+echo $n > $unbind
+echo 0 > $ns/force_raw
+expect_eq "enable $n after the wipe" "$(ns_w $bind $n)" ok
+nd_settle
+expect_eq "$n: raw, no holder after the wipe" "$(ns_rd $ns/holder) $(ns_driver $ns) $(cat $ns/mode)" "- nd_pmem raw"
+echo 1 > $r/read_only
+echo 'module libnvdimm file btt_devs.c -p' > /sys/kernel/debug/dynamic_debug/control
