@@ -11,6 +11,7 @@
 #                of tests/guest/plan-debug, any checker report fails,
 #                prints line coverage (docs/debug-tier.md)
 #   make mutate  mutation check of the host-tested format code (not in check)
+#   make soak    10,000+ enumerated BTT power cuts in one nfit_test boot
 #
 # Steps: deps kernel modules host-check tools initramfs.  Kernel variables
 # come from build/kernel.mk (scripts/fetch-kernel.sh); every one of them,
@@ -36,13 +37,13 @@ GUEST_TOOLS := $(patsubst tests/guest/tools/%.c,$(BUILD)/guest-tools/%,$(wildcar
 SUBMAKE = $(MAKE) --no-print-directory
 
 .PHONY: all help deps kernel modules userspace _userspace host-check tools initramfs run check \
-	check-stock check-debug bench clean _modules _host-check _initramfs _run \
+	check-stock check-debug bench soak _soak clean _modules _host-check _initramfs _run \
 	_check _check-stock _check-debug _bench
 
 all: modules
 
 help:
-	@sed -n '2,19p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,20p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@scripts/install-deps.sh
@@ -190,6 +191,13 @@ _check-debug:
 	echo "check-debug: kernel $$((t1 - $(DEBUG_T0))) s, modules $$((t2 - t1)) s," \
 		"boots $$((t3 - t2)) s, coverage $$((t4 - t3)) s, total $$((t4 - $(DEBUG_T0))) s"; \
 	tail -n 1 $(BUILD)/check-debug.log; exit $$rc
+
+# At least 10,000 enumerated BTT power cuts (tests/guest/plan-soak); not
+# in check (about ten minutes).
+soak: modules userspace tools
+	@$(SUBMAKE) _soak
+_soak:
+	@$(NVT) check --plan tests/guest/plan-soak
 
 bench: modules userspace tools
 	@$(SUBMAKE) _bench
