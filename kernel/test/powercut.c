@@ -56,6 +56,9 @@ MODULE_PARM_DESC(stores, "media stores seen since cut_after was written");
 module_param(dropped, ulong, 0444);
 MODULE_PARM_DESC(dropped, "media stores dropped since cut_after was written");
 
+int __wrap_nvdimm_write_bytes(struct device *ndns_dev, u64 offset,
+			      const void *buf, size_t size);
+
 /**
  * __wrap_nvdimm_write_bytes - nvdimm_write_bytes() as nd_btt.ko sees it
  * @ndns_dev: the namespace

@@ -19,12 +19,14 @@ unload_providers() {
 	provider_unbind 2>> /tmp/reload.err || echo "unbind of ACPI0012 from nfit failed" >> /tmp/reload.err
 	for pass in 1 2 3; do
 		for m in $ND_MODULES; do
-			[ $m = libnvdimm ] && continue
+			case $m in libnvdimm | nfit_test_iomap) continue ;; esac
 			grep -q "^$m " /proc/modules && rmmod $m 2>> /tmp/reload.err
 		done
 	done
+	# the test build's libnvdimm maps through nfit_test_iomap: both go
+	# after the check below
 	for m in $ND_MODULES; do
-		[ $m = libnvdimm ] && continue
+		case $m in libnvdimm | nfit_test_iomap) continue ;; esac
 		grep -q "^$m " /proc/modules && { echo "$m still loaded" >> /tmp/reload.err; return 1; }
 	done
 	return 0
@@ -44,6 +46,10 @@ while [ $i -lt $CYCLES ]; do
 	[ -z "$left" ] || fail_empty="$fail_empty $i:[$left]"
 	if grep -q '^libnvdimm ' /proc/modules && ! rmmod libnvdimm 2>> /tmp/reload.err; then
 		fail_unload="$fail_unload $i:libnvdimm $(cat /tmp/reload.err | tr '\n' ' ')"
+		break
+	fi
+	if grep -q '^nfit_test_iomap ' /proc/modules && ! rmmod nfit_test_iomap 2>> /tmp/reload.err; then
+		fail_unload="$fail_unload $i:nfit_test_iomap $(cat /tmp/reload.err | tr '\n' ' ')"
 		break
 	fi
 	[ -e /sys/bus/nd ] && fail_gone="$fail_gone $i"
