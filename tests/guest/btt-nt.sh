@@ -50,7 +50,7 @@ expect_eq "namespace $n while $n is enabled" "$(ns_w $bt/namespace $n)" "Device 
 expect_eq "bind $seed unconfigured" "$(ns_w $bind $seed)" "No such device"
 expect_eq "$seed unchanged by the refused writes" \
 	"$(ns_rd $bt/uuid) $(ns_ss $bt) $(ns_rd $bt/namespace)" "$before"
-if grep -q ' nd_btt_claim ' /sys/kernel/debug/dynamic_debug/control 2>/dev/null; then
+if grep -q ']nd_btt_claim ' /sys/kernel/debug/dynamic_debug/control 2>/dev/null; then
 	dmesg | grep -q "$seed: sector_size: '1000' is not one of the supported sizes" &&
 		ok "the refused sector_size is logged" || nok "no log line for the refused sector_size"
 	dmesg | grep -q "$seed: namespace: $n is enabled: disable it first" &&
