@@ -8,6 +8,11 @@ usage: fakesys.py ROOT PLATFORM [--labels]
                        both regions label-less io namespaces, nstype 4)
             qemu-labelled  like qemu, but nmem1 carries a valid index and a
                        labelled region (nstype 5) with one raw namespace
+            qemu-btt   like qemu-labelled, but namespace1.0 is in sector mode:
+                       claimed by btt1.0 (enabled, disk pmem1s); its raw
+                       block device stays listed as pmem1 for the
+                       force_raw enable of check-namespace (nothing
+                       creates block devices on a fake bind)
             qemu-shared  a label-less region1 interleaving nmem1 and nmem2
                        (disabled, as ndctl leaves it before labelling)
                        while nmem2 is also in region2, enabled: a DIMM
@@ -209,6 +214,31 @@ def qemu(labelled=False):
         make_ns(r1, 1, 1, 5, 0, sector="512 4096 ", enabled=False)
 
 
+def qemu_btt():
+    qemu(labelled=True)
+    drivers(["nd_btt"])
+    bus = sysdir("devices", "LNXSYSTM:00/LNXSYBUS:00/ACPI0012:00", "ndbus0")
+    r1 = os.path.join(bus, "region1")
+    n = os.path.join(r1, "namespace1.0")
+    os.unlink(os.path.join(n, "driver"))
+    w(os.path.join(n, "mode"), "safe\n")
+    w(os.path.join(n, "holder"), "btt1.0\n")
+    w(os.path.join(n, "holder_class"), "btt\n")
+    b = os.path.join(r1, "btt1.0")
+    os.rename(os.path.join(r1, "btt1.0"), os.path.join(r1, "btt1.1"))
+    w(os.path.join(r1, "btt1.1", "modalias"), "nd:t5\n")
+    w(os.path.join(r1, "btt_seed"), "btt1.1\n")
+    w(os.path.join(b, "uuid"), "7b1e2d5a-3c4f-4a6b-8d9e-0f1a2b3c4d5e\n")
+    w(os.path.join(b, "sector_size"), "512 520 528 [4096] 4104 4160 4224 \n")
+    w(os.path.join(b, "namespace"), "namespace1.0\n")
+    w(os.path.join(b, "size"), "%d\n" % (65272 * 4096))
+    w(os.path.join(b, "modalias"), "nd:t5\n")
+    w(os.path.join(b, "devtype"), "nd_btt\n")
+    w(os.path.join(b, "numa_node"), "0\n")
+    w(os.path.join(b, "block", "pmem1s", "size"), "%d\n" % (65272 * 8))
+    bind(b, "nd_btt")
+
+
 def qemu_shared():
     drivers(["nd_bus", "nvdimm", "nd_region", "nd_pmem"])
     bus = make_bus("LNXSYSTM:00/LNXSYBUS:00/ACPI0012:00", 0, "ACPI.NFIT", 246)
@@ -292,6 +322,8 @@ def main():
         qemu()
     elif plat == "qemu-labelled":
         qemu(labelled=True)
+    elif plat == "qemu-btt":
+        qemu_btt()
     elif plat == "qemu-shared":
         qemu_shared()
     elif plat == "nfit_test":

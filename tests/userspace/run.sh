@@ -196,7 +196,7 @@ fi
 # ---------------------------------------------------------------- CLI
 for c in list create-namespace destroy-namespace enable-namespace disable-namespace \
 		enable-region disable-region enable-dimm disable-dimm read-labels \
-		zero-labels init-labels; do
+		zero-labels init-labels check-namespace; do
 	run "$T/q" $c --help
 	if [ $rc = 0 ] && grep -q "usage: ndctl $c" "$T/out"; then ok "$c --help"; else nok "$c --help: exit $rc"; fi
 done
@@ -320,6 +320,192 @@ EOF
 echo 5119999 > "$RX/size"
 run "$T/xs" list -R -u -r region0
 grep -q '"size":5119999' "$T/out" && ok "list -u: below 5120000 bytes stays a number" || nok "list -u: 5119999 printed as $(grep size "$T/out")"
+
+# ---------------------------------------------------------------- check-namespace
+# namespace1.0 of qemu-btt is in sector mode (btt1.0); its raw block device
+# dev/pmem1 is a regular file holding a BTT that bttimage.py lays out as
+# the kernel does (v1.1 at 4096, 1000 writes through the lanes); bind and
+# unbind are emulated (FAKE_BIND), the device is found through
+# NDCTL_DEV_ROOT.  Exit statuses are 76.1's, measured on these images.
+BTTIMG="$PY $HERE/bttimage.py"
+NSUUID=2a3a9e55-6f29-4c4e-9d1f-0b7a2c5d8e11
+if tree cnp qemu-btt; then
+	: > "$T/cnp/dev/pmem1s"			# the btt disk the in-use check opens
+	truncate -s 512M "$T/cnp/dev/pmem0"	# the io namespace: no BTT
+	$BTTIMG make "$T/cnp/dev/pmem1" 268435456 --parent $NSUUID --writes 1000
+	CNOK=1
+else
+	CNOK=
+fi
+# cn_case [bttimage command ...]: a fresh copy of the tree, one edit
+cn_case() {
+	rm -rf "$T/cn" && cp -a --sparse=always "$T/cnp" "$T/cn" || return 1
+	if [ $# -gt 0 ]; then $BTTIMG "$1" "$T/cn/dev/pmem1" "${@:2}" || return 1; fi
+	cp --sparse=always "$T/cn/dev/pmem1" "$T/cn.before"
+}
+CNB=$(echo "$T"/cnp/sys/devices/*/*/*/ndbus0/region1)
+chk() { FAKE_BIND=1 run "$T/cn" --fakeio check-namespace "$@"; }
+unchanged() { cmp -s "$T/cn/dev/pmem1" "$T/cn.before"; }
+pristine() { cmp -s "$T/cn/dev/pmem1" "$T/cnp/dev/pmem1"; }
+has() { grep -q -- "$1" "$T/err"; }
+# cn_expect DESC WANT_RC CONDITION...: the status, no sanitizer report, and
+# every CONDITION (a shell command) true
+cn_expect() {
+	local desc=$1 want=$2 c bad=
+	shift 2
+	for c in "$@"; do eval "$c" || { bad=$c; break; }; done
+	if [ "$rc" = "$want" ] && [ -z "$bad" ] && sanitizer_clean "$T/err"; then
+		ok "check-namespace: $desc"
+	else
+		nok "check-namespace: $desc: exit $rc (want $want)${bad:+, failed: $bad}"
+		diag < "$T/err"
+	fi
+}
+if [ -n "$CNOK" ]; then
+	cn_case
+	chk namespace1.0 -f
+	cn_expect "clean BTT passes, read-only, namespace back online" 0 \
+		'has "checked 1 namespace$"' '! has error:' unchanged \
+		'[ "$(tr -d "\0\n" < "${CNB/cnp/cn}/namespace1.0/force_raw")" = 0 ]' \
+		'[ -L "${CNB/cnp/cn}/namespace1.0/driver" ]'
+	cn_case
+	chk namespace1.0
+	cn_expect "online namespace without --force refused (76.1: 240)" 240 \
+		'has "check aborted, namespace online"' unchanged \
+		'[ -L "${CNB/cnp/cn}/btt1.0/driver" ]' '[ ! -L "${CNB/cnp/cn}/namespace1.0/driver" ]'
+	cn_case
+	rm -f "${CNB/cnp/cn}/btt1.0/driver"
+	chk namespace1.0
+	cn_expect "disabled sector namespace: checked, left disabled" 0 \
+		'has "checked 1 namespace$"' '[ ! -L "${CNB/cnp/cn}/namespace1.0/driver" ]'
+	cn_case break-info 0
+	chk namespace1.0 -f
+	cn_expect "damaged info block: backup found, run with --repair (76.1: 250)" 250 \
+		'has "info block at offset 0x1000 needs to be restored from the backup at 0xffff000"' \
+		'has "run with --repair"' unchanged
+	chk namespace1.0 -f --repair
+	cn_expect "damaged info block --repair: restored from the backup" 0 \
+		'has "Restoring BTT info block at offset 0x1000"' pristine
+	chk namespace1.0 -f
+	cn_expect "damaged info block: a second check after the repair passes" 0 \
+		'! has "needs to be restored"'
+	cn_case break-info2 0
+	chk namespace1.0 -f
+	cn_expect "damaged info2 detected, still exit 0 as 76.1" 0 \
+		'has "Arena 0: BTT info2 at offset 0xffff000 needs to be restored"' unchanged
+	chk namespace1.0 -f -R
+	cn_expect "damaged info2 -R: copied from the info block" 0 \
+		'has "Arena 0: Restoring BTT info2"' pristine
+	cn_case set-flags 0 1
+	chk namespace1.0 -f
+	cn_expect "info block error flag (76.1: 250)" 250 'has "arena 0: info block error flag is set"'
+	cn_case set-seq 0 5 1 2
+	chk namespace1.0 -f
+	cn_expect "flog lane with equal sequence numbers (76.1: 250)" 250 \
+		'has "arena 0: lane 5: log entries have sequence numbers 2 and 2"' 'has "the BTT has 1 error"'
+	cn_case set-seq 0 5 1 4
+	chk namespace1.0 -f
+	cn_expect "flog sequence number 4 (76.1: 250)" 250 'has "arena 0: lane 5: .* 2 and 4, not a valid pair"'
+	cn_case set-slot 0 9 0 99999 1 1 2
+	chk namespace1.0 -f
+	cn_expect "flog entry with lba past external_nlba (76.1: 250)" 250 \
+		'has "arena 0: lane 9: log entry in slot 0 out of range: lba 99999"'
+	cn_case set-slot 0 9 1 3 70000 2 1
+	chk namespace1.0 -f
+	cn_expect "flog entry with old_map past internal_nlba" 250 \
+		'has "arena 0: lane 9: log entry in slot 1 out of range: lba 3 (external_nlba 65208), old 70000"'
+	cn_case set-slot 0 4 2 1 2 3 1
+	chk namespace1.0 -f
+	cn_expect "flog lane with a third slot in use" 250 'has "arena 0: lane 4: log slots in use do not follow"'
+	cn_case set-map 0 7 0xc0100000
+	chk namespace1.0 -f
+	cn_expect "map entry past internal_nlba (76.1: 250)" 250 \
+		'has "arena 0: map entry for lba 7 (0xc0100000) points to block 1048576"'
+	cn_case set-map 0 7 0xc0000008
+	chk namespace1.0 -f
+	cn_expect "doubly referenced block (76.1: 250)" 250 \
+		'has "arena 0: block 8 is referenced more than once"' \
+		'has "arena 0: block 7 is not referenced"'
+	cn_case set-map 0 65000 0x80000000
+	chk namespace1.0 -f
+	cn_expect "trimmed entry owning another block: block 0 twice, 65000 unreferenced" 250 \
+		'has "arena 0: block 0 is referenced more than once"' 'has "block 65000 is not referenced"'
+	# lane 5's newest entry (seq 2) moved lba 62419 to block 62003; undo
+	# its map update: a crash between the two commit points, which the
+	# kernel completes on attach (76.1 calls it a bitmap error)
+	cn_case set-map 0 62419 0
+	if [ "$($BTTIMG get-slot "$T/cn/dev/pmem1" 0 5 0)" = "62419 62419 62003 2" ]; then
+		chk namespace1.0 -f
+		cn_expect "lost map update of a logged write: reported, not an error" 0 \
+			'has "Arena 0: lane 5: map\[0xf3d3\] needs to be updated to 0xc000f233"' unchanged
+		chk namespace1.0 -f -R
+		cn_expect "lost map update -R: written as the kernel would" 0 \
+			'has "map\[0xf3d3\] updated to 0xc000f233"' pristine
+	else
+		nok "check-namespace: bttimage lane 5 is not what the lost-update test expects"
+	fi
+	cn_case
+	chk namespace0.0 -f
+	cn_expect "namespace without a BTT (76.1: 250)" 250 \
+		'has "error: namespace0.0: no BTT found: this may not be a sector mode namespace"'
+	cn_case make 268435456 --parent 2a3a9e55-6f29-4c4e-9d1f-0b7a2c5d8eff --writes 10
+	chk namespace1.0 -f
+	cn_expect "BTT of another namespace (parent uuid) is no BTT" 250 'has "no BTT found"' unchanged
+	cn_case make 268435456 --start 0 --parent $NSUUID --writes 700 --arena 0x6000000 --old-log
+	chk namespace1.0 -f -v
+	cn_expect "v2.0 BTT, three arenas, pre-4.15 log padding: clean" 0 \
+		'has "BTT version 2.0 at 0$"' 'has "arena 2: log slots 0 and 2"' 'has "3 arenas checked"'
+	chk namespace1.0 -f -L
+	cn_expect "--rewrite-log without --repair (76.1: 234)" 234 'has "rewrite-log also requires --repair"' unchanged
+	chk namespace1.0 -f -R -L
+	cn_expect "--repair --rewrite-log: every arena's log in slots 0 and 1" 0 \
+		'has "arena 2: log rewritten"' '[ "$($BTTIMG get-slot "$T/cn/dev/pmem1" 1 7 2)" = "0 0 0 0" ]'
+	chk namespace1.0 -f -v
+	cn_expect "rewritten log passes, now in slots 0 and 1" 0 'has "arena 1: log slots 0 and 1"'
+	cn_case make 268435456 --start 0 --parent $NSUUID --writes 700 --arena 0x6000000
+	$BTTIMG break-info "$T/cn/dev/pmem1" 1
+	chk namespace1.0 -f
+	cn_expect "second arena's info block damaged: its backup found" 250 \
+		'has "info block at offset 0x6000000 needs to be restored from the backup at 0xbfff000"'
+	$BTTIMG break-info "$T/cn/dev/pmem1" 0
+	$BTTIMG set-map "$T/cn/dev/pmem1" 2 3 0xc0000004
+	chk namespace1.0 -f -R
+	cn_expect "first and second info blocks restored, third arena's bitmap error reported" 250 \
+		'has "Restoring BTT info block at offset 0 "' 'has "Restoring BTT info block at offset 0x6000000"' \
+		'has "arena 2: block 4 is referenced more than once"'
+	cn_case
+	chk namespace9.9
+	cn_expect "missing namespace (76.1: 250)" 250 'has "namespace .namespace9.9. not found"'
+	chk
+	cn_expect "no namespace given (76.1: 129)" 129 'has "specify a namespace to check"'
+	# the same images through Debian's ndctl 76.1 (fake_bind.so for the
+	# binds): the exit statuses the table above claims
+	if [ -n "$LIVE76" ] && [ -f "$TB/lib/fake_bind.so" ]; then
+		while IFS="|" read -r want args edit; do
+			cn_case $edit
+			unshare -m sh -c "mount --bind '$T/cn/sys' /sys && mount --bind '$T/cn/dev' /dev && FAKE_BIND=1 NDCTL_SYSFS_ROOT=/sys LD_PRELOAD='$TB/lib/fake_bind.so' ndctl check-namespace $args" > /dev/null 2>&1
+			trc=$?
+			[ "$trc" = "$want" ] && ok "check-namespace $args${edit:+ after $edit}: Debian's ndctl exits $want too (live)" \
+				|| nok "Debian's ndctl check-namespace $args${edit:+ after $edit} exits $trc, we claim $want"
+		done <<-EOF2
+			0|-f namespace1.0|
+			240|namespace1.0|
+			250|-f namespace1.0|break-info 0
+			0|-f -R namespace1.0|break-info 0
+			0|-f namespace1.0|break-info2 0
+			250|-f namespace1.0|set-flags 0 1
+			250|-f namespace1.0|set-seq 0 5 1 2
+			250|-f namespace1.0|set-map 0 7 0xc0100000
+			250|-f namespace1.0|set-map 0 7 0xc0000008
+			250|-f namespace0.0|
+			234|-f -L namespace1.0|
+			250|namespace9.9|
+			129||
+		EOF2
+	else
+		skip "check-namespace exit statuses against Debian's ndctl 76.1" "needs root, unshare, ndctl 76.1"
+	fi
+fi
 
 # ---------------------------------------------------------------- labels (fake ioctls)
 if [ "$(id -u)" = 0 ] && [ -x "$FAKEIO" ] && tree lab qemu --dev 2> /dev/null; then

@@ -23,6 +23,7 @@ static const struct {
 	{ "read-labels", cmd_read_labels, "Read the label storage area of DIMM(s)" },
 	{ "zero-labels", cmd_zero_labels, "Zero the label storage area of DIMM(s)" },
 	{ "init-labels", cmd_init_labels, "Initialise label index blocks on DIMM(s)" },
+	{ "check-namespace", cmd_check_namespace, "Check (and repair) the BTT of a sector mode namespace" },
 };
 
 #define NCMDS (sizeof(commands) / sizeof(commands[0]))

@@ -56,43 +56,79 @@ struct create_opts {
 	uuid_t uu;
 };
 
-/* zero the first 8 KiB through the raw block device (BTT/PFN info blocks) */
-static int zero_info_block(struct ndctl_namespace *ndns)
+/*
+ * Bind a disabled namespace raw (force_raw) and open its block device
+ * (path in @path) with @flags.  Returns the descriptor, or -errno with the
+ * namespace disabled and force_raw cleared again (not reported).
+ */
+int namespace_raw_open(struct ndctl_namespace *ndns, int flags, char *path,
+		size_t len)
 {
 	struct ndctl_ctx *ctx = ndctl_namespace_get_ctx(ndns);
-	const char *devname = ndctl_namespace_get_devname(ndns);
-	char path[PATH_MAX];
 	const char *bdev;
-	void *buf = NULL;
 	int fd, rc;
 
 	rc = ndctl_namespace_set_raw_mode(ndns, 1);
 	if (rc)
-		return rc;
+		goto fail;
 	rc = ndctl_namespace_enable(ndns);
 	if (rc) {
-		rc = rc > 0 ? -EBUSY : rc;
-		goto out;
+		rc = rc > 0 ? -EBUSY : rc;	/* a btt claimed it after all */
+		goto fail;
 	}
 	bdev = ndctl_namespace_get_block_device(ndns);
 	if (!bdev) {
 		rc = -ENXIO;
-		goto out_disable;
+		goto fail;
 	}
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s", ndctl_get_dev_root(ctx),
-				bdev) >= sizeof(path)) {
+	if ((size_t)snprintf(path, len, "%s/%s", ndctl_get_dev_root(ctx), bdev) >= len) {
 		rc = -ENAMETOOLONG;
-		goto out_disable;
+		goto fail;
 	}
-	fd = open(path, O_RDWR | O_EXCL | O_DIRECT | O_CLOEXEC);
+	fd = open(path, flags);
+	if (fd >= 0)
+		return fd;
+	rc = -errno;
+fail:
+	namespace_raw_close(ndns, -1);
+	return rc;
+}
+
+/*
+ * Undo namespace_raw_open(): close @fd (unless negative), unbind, clear
+ * force_raw.  Returns 0, -EBUSY when the unbind failed or -EIO when
+ * force_raw could not be cleared (not reported).
+ */
+int namespace_raw_close(struct ndctl_namespace *ndns, int fd)
+{
+	int rc = 0;
+
+	if (fd >= 0)
+		close(fd);
+	if (ndctl_namespace_disable(ndns))
+		rc = -EBUSY;
+	if (ndctl_namespace_set_raw_mode(ndns, 0) && !rc)
+		rc = -EIO;
+	return rc;
+}
+
+/* zero the first 8 KiB through the raw block device (BTT/PFN info blocks) */
+static int zero_info_block(struct ndctl_namespace *ndns)
+{
+	const char *devname = ndctl_namespace_get_devname(ndns);
+	char path[PATH_MAX];
+	void *buf = NULL;
+	int fd, rc = 0, rc2;
+
+	fd = namespace_raw_open(ndns, O_RDWR | O_EXCL | O_DIRECT | O_CLOEXEC,
+			path, sizeof(path));
 	if (fd < 0) {
-		rc = -errno;
-		goto out_disable;
+		rc = fd;
+		goto out;
 	}
 	if (posix_memalign(&buf, 4096, INFO_WIPE_SIZE)) {
-		close(fd);
 		rc = -ENOMEM;
-		goto out_disable;
+		goto out_close;
 	}
 	if (pread(fd, buf, INFO_WIPE_SIZE, 0) == INFO_WIPE_SIZE) {
 		unsigned char *p = buf;
@@ -100,26 +136,53 @@ static int zero_info_block(struct ndctl_namespace *ndns)
 
 		for (i = 0; i < INFO_WIPE_SIZE && !p[i]; i++)
 			;
-		if (i == INFO_WIPE_SIZE) {
-			close(fd);
-			goto out_disable;
-		}
+		if (i == INFO_WIPE_SIZE)
+			goto out_close;
 	}
 	memset(buf, 0, INFO_WIPE_SIZE);
 	if (pwrite(fd, buf, INFO_WIPE_SIZE, 0) != INFO_WIPE_SIZE)
 		rc = errno ? -errno : -EIO;
 	if (!rc && fsync(fd) < 0)
 		rc = -errno;
-	close(fd);
-out_disable:
+out_close:
 	free(buf);
-	if (ndctl_namespace_disable(ndns) && !rc)
-		rc = -EBUSY;
+	rc2 = namespace_raw_close(ndns, fd);
+	if (rc2 && !rc)
+		rc = rc2;
 out:
-	if (ndctl_namespace_set_raw_mode(ndns, 0) && !rc)
-		rc = -EIO;
 	if (rc)
 		fail("%s: cannot clear the info block: %s", devname, strerror(-rc));
+	return rc;
+}
+
+/*
+ * Unbind a namespace nobody uses: refuse while its block device is held
+ * (a mounted filesystem or another exclusive opener: touch nothing),
+ * delete a claiming btt (device model only, the media stays), disable.
+ * Returns 0 or -errno (reported).
+ */
+int namespace_release(struct ndctl_namespace *ndns)
+{
+	const char *devname = ndctl_namespace_get_devname(ndns);
+	struct ndctl_btt *btt = ndctl_namespace_get_btt(ndns);
+	int rc;
+
+	rc = ndctl_namespace_check_unused(ndns);
+	if (rc) {
+		fail("%s: failed exclusive open: %s", devname, strerror(-rc));
+		return rc;
+	}
+	if (btt) {
+		rc = ndctl_btt_delete(btt);
+		if (rc) {
+			fail("%s: cannot delete %s: %s", devname,
+					ndctl_btt_get_devname(btt), strerror(-rc));
+			return rc;
+		}
+	}
+	rc = ndctl_namespace_disable(ndns);
+	if (rc)
+		fail("%s: cannot disable: %s", devname, strerror(-rc));
 	return rc;
 }
 
@@ -146,25 +209,9 @@ static int namespace_quiesce(struct ndctl_namespace *ndns, bool force, bool wipe
 		fail("%s is active, specify --force to continue", devname);
 		return -EBUSY;
 	}
-	/* a mounted filesystem or another exclusive opener: touch nothing */
-	rc = ndctl_namespace_check_unused(ndns);
-	if (rc) {
-		fail("%s: failed exclusive open: %s", devname, strerror(-rc));
+	rc = namespace_release(ndns);
+	if (rc)
 		return rc;
-	}
-	if (btt) {
-		rc = ndctl_btt_delete(btt);
-		if (rc) {
-			fail("%s: cannot delete %s: %s", devname,
-					ndctl_btt_get_devname(btt), strerror(-rc));
-			return rc;
-		}
-	}
-	rc = ndctl_namespace_disable(ndns);
-	if (rc) {
-		fail("%s: cannot disable: %s", devname, strerror(-rc));
-		return rc;
-	}
 	if (active || btt || (wipe && ndctl_namespace_get_size(ndns)))
 		return zero_info_block(ndns);
 	return 0;
@@ -729,9 +776,7 @@ int cmd_destroy_namespace(int argc, char **argv)
 	};
 	const char *bus_f = NULL, *region_f = NULL, *target;
 	struct ndctl_namespace *ndns, **list = NULL;
-	struct ndctl_region *region;
 	struct ndctl_ctx *ctx;
-	struct ndctl_bus *bus;
 	bool force = false;
 	int c, i, destroyed = 0, found = 0, first_rc = 0;
 
@@ -753,25 +798,11 @@ int cmd_destroy_namespace(int argc, char **argv)
 	target = argv[optind];
 	if (cli_ctx_new(&ctx))
 		return 1;
-	/* collect first: destroying rescans the region's children */
-	ndctl_bus_foreach(ctx, bus) {
-		if (!match_bus(bus, bus_f))
-			continue;
-		ndctl_region_foreach(bus, region) {
-			if (!match_region(region, region_f))
-				continue;
-			ndctl_namespace_foreach(region, ndns) {
-				struct ndctl_namespace **nv;
-
-				if (!match_namespace(ndns, target))
-					continue;
-				nv = realloc(list, (found + 1) * sizeof(*list));
-				if (!nv)
-					break;
-				list = nv;
-				list[found++] = ndns;
-			}
-		}
+	found = collect_namespaces(ctx, bus_f, region_f, target, &list);
+	if (found < 0) {
+		fail("out of memory");
+		ndctl_unref(ctx);
+		return found;
 	}
 	for (i = 0; i < found; i++) {
 		int rc;

@@ -232,3 +232,43 @@ int print_help(const struct cmd_help *h, FILE *f)
 	fprintf(f, "\n usage: %s\n\n%s\n", h->usage, h->options);
 	return 0;
 }
+
+/*
+ * Every namespace on a bus and region matching @bus_f and @region_f whose
+ * name matches @target, collected before a command changes any (enabling
+ * and disabling rescan a region's children).  Returns how many are in
+ * *@list (free() it), or -ENOMEM.
+ */
+int collect_namespaces(struct ndctl_ctx *ctx, const char *bus_f,
+		const char *region_f, const char *target,
+		struct ndctl_namespace ***list)
+{
+	struct ndctl_namespace *ndns, **v = NULL;
+	struct ndctl_region *region;
+	struct ndctl_bus *bus;
+	int n = 0;
+
+	ndctl_bus_foreach(ctx, bus) {
+		if (!match_bus(bus, bus_f))
+			continue;
+		ndctl_region_foreach(bus, region) {
+			if (!match_region(region, region_f))
+				continue;
+			ndctl_namespace_foreach(region, ndns) {
+				struct ndctl_namespace **nv;
+
+				if (!match_namespace(ndns, target))
+					continue;
+				nv = realloc(v, (n + 1) * sizeof(*v));
+				if (!nv) {
+					free(v);
+					return -ENOMEM;
+				}
+				v = nv;
+				v[n++] = ndns;
+			}
+		}
+	}
+	*list = v;
+	return n;
+}

@@ -59,6 +59,17 @@ int cmd_disable_dimm(int argc, char **argv);
 int cmd_read_labels(int argc, char **argv);
 int cmd_zero_labels(int argc, char **argv);
 int cmd_init_labels(int argc, char **argv);
+int cmd_check_namespace(int argc, char **argv);
+
+/* raw access to a namespace (namespace.c), see there */
+int namespace_release(struct ndctl_namespace *ndns);
+int namespace_raw_open(struct ndctl_namespace *ndns, int flags, char *path,
+		size_t len);
+int namespace_raw_close(struct ndctl_namespace *ndns, int fd);
+/* the namespaces matching the filters and @target ("all": configured ones) */
+int collect_namespaces(struct ndctl_ctx *ctx, const char *bus_f,
+		const char *region_f, const char *target,
+		struct ndctl_namespace ***list);
 
 /* namespace JSON shared by list and create-namespace */
 struct json_object *namespace_to_json(struct ndctl_namespace *ndns, bool human,
