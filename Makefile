@@ -197,7 +197,8 @@ _check-debug:
 soak: modules userspace tools
 	@$(SUBMAKE) _soak
 _soak:
-	@$(NVT) check --plan tests/guest/plan-soak
+	@NVT_APPEND="NVT_TEST_TIMEOUT=3000 $(NVT_APPEND)" \
+		$(NVT) check --plan tests/guest/plan-soak --timeout 3600
 
 bench: modules userspace tools
 	@$(SUBMAKE) _bench

@@ -55,4 +55,8 @@ struct resource *__wrap___devm_request_region(struct device *dev,
 					      const char *name);
 int __wrap_insert_resource(struct resource *parent, struct resource *new);
 
+/* nd_btt.ko's media stores, through nfit_test_powercut.ko (powercut.c) */
+int __wrap_nvdimm_write_bytes(struct device *ndns_dev, u64 offset,
+			      const void *buf, size_t size);
+
 #endif /* __NFIT_TEST_H__ */

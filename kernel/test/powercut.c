@@ -23,6 +23,7 @@
 #include <linux/spinlock.h>
 #include <linux/device.h>
 #include "../nvdimm/nd.h"
+#include "nfit_test.h"
 
 static DEFINE_SPINLOCK(powercut_lock);
 static long cut_after = -1;
@@ -55,9 +56,6 @@ module_param(stores, ulong, 0444);
 MODULE_PARM_DESC(stores, "media stores seen since cut_after was written");
 module_param(dropped, ulong, 0444);
 MODULE_PARM_DESC(dropped, "media stores dropped since cut_after was written");
-
-int __wrap_nvdimm_write_bytes(struct device *ndns_dev, u64 offset,
-			      const void *buf, size_t size);
 
 /**
  * __wrap_nvdimm_write_bytes - nvdimm_write_bytes() as nd_btt.ko sees it
