@@ -121,6 +121,33 @@ struct nd_interleave_set {
 	guid_t type_guid;
 };
 
+/* most block windows a BLK region uses (v4.2's ND_MAX_LANES) */
+#define ND_BLK_MAX_LANES 256
+
+/**
+ * struct nd_blk_ops - a provider's block-window access to a BLK region's DIMM
+ * @enable: map the DIMM's control registers and block-data windows and
+ *	check them; called from the BLK region's probe with its device lock
+ *	held, everything acquired devm-managed on @dev (the region device:
+ *	released when the region is disabled).  Returns 0, or a negative
+ *	errno with a dev_err line: the region then stays disabled.
+ * @do_io: move @len bytes between @buf and the DIMM's media at DPA @dpa
+ *	through block window @lane (0 <= @lane < the region's lane count).
+ *	The core holds the lane (a spinlock) across the call, so the window
+ *	and its registers are the caller's alone; the provider splits the
+ *	transfer into window-sized pieces itself.  Runs only between a
+ *	successful @enable and the region's disable, never sleeps (the BTT
+ *	calls it under its own spinlocks), and [@dpa, +@len) lies inside the
+ *	region's mapping.  A write is durable when it returns 0.  Returns 0,
+ *	or -EIO when the DIMM reported an error status (logged; a failed
+ *	write may have reached the media for pieces before the failing one).
+ */
+struct nd_blk_ops {
+	int (*enable)(struct nd_region *nd_region, struct device *dev);
+	int (*do_io)(struct nd_region *nd_region, unsigned int lane, u64 dpa,
+		     void *buf, size_t len, bool write);
+};
+
 /**
  * struct nd_region_desc - description of a region for region creation
  * @res: system-physical address range (PMEM); unused for BLK regions
@@ -135,6 +162,10 @@ struct nd_interleave_set {
  *	attribute): a multiple of PAGE_SIZE x @num_mappings, a power of 2
  *	per DIMM, at most the region's size.  0 takes the core's default,
  *	6.1's: 16 MiB (times the ways when they do not divide it).
+ * @blk_ops: BLK regions: block-window access; NULL when the provider has
+ *	none (the region's namespaces can be configured, not enabled)
+ * @num_lanes: BLK regions: block windows @blk_ops may use at once (the
+ *	DIMM's window count), 1 to ND_BLK_MAX_LANES
  */
 struct nd_region_desc {
 	struct resource *res;
@@ -146,6 +177,8 @@ struct nd_region_desc {
 	int numa_node;
 	int target_node;
 	unsigned long align;
+	const struct nd_blk_ops *blk_ops;
+	unsigned int num_lanes;
 };
 
 struct nvdimm_bus *nvdimm_bus_register(struct device *parent,
