@@ -214,18 +214,12 @@ static int nd_blk_attach_disk(struct device *dev, u64 lbasize)
 	strscpy(disk->disk_name, nd_namespace_disk_name(dev, name, sizeof(name)),
 		DISK_NAME_LEN);
 	set_disk_ro(disk, nd_region_read_only(dev));
-
-	rc = device_add_disk(dev, disk, NULL);
-	if (rc) {
-		dev_err(dev, "could not add disk %s: %d\n", disk->disk_name, rc);
-		put_disk(disk);
-		return rc;
-	}
-	rc = devm_add_action_or_reset(dev, nd_blk_release_disk, blk);
-	if (rc)
-		return rc;
 	if (blk->meta && IS_ENABLED(CONFIG_BLK_DEV_INTEGRITY)) {
-		/* registered after the logical block size: its interval */
+		/*
+		 * After the logical block size, which sets the integrity
+		 * interval; before the disk is added, so the first bio (the
+		 * partition scan's) already carries a payload.
+		 */
 		struct blk_integrity bi = {
 			.tuple_size = blk->meta,
 			.tag_size = blk->meta,
@@ -234,10 +228,17 @@ static int nd_blk_attach_disk(struct device *dev, u64 lbasize)
 		blk_integrity_register(disk, &bi);
 	}
 	set_capacity(disk, nlba << (ilog2(blk->sector_size) - SECTOR_SHIFT));
+
+	rc = device_add_disk(dev, disk, NULL);
+	if (rc) {
+		dev_err(dev, "could not add disk %s: %d\n", disk->disk_name, rc);
+		put_disk(disk);
+		return rc;
+	}
 	dev_set_drvdata(dev, blk);
 	dev_dbg(dev, "%s: %llu sectors of %u bytes + %u metadata\n",
 		disk->disk_name, nlba, blk->sector_size, blk->meta);
-	return 0;
+	return devm_add_action_or_reset(dev, nd_blk_release_disk, blk);
 }
 
 static int nd_blk_probe(struct device *dev)
