@@ -26,6 +26,7 @@
 static guid_t nfit_root_guid;
 static guid_t nfit_intel_guid;
 
+/* Sink of table.c's messages, which carry their own "NFIT: " prefix. */
 static void nfit_log(void *ctx, bool error, const char *fmt, ...)
 {
 	struct device *dev = ctx;
@@ -36,9 +37,9 @@ static void nfit_log(void *ctx, bool error, const char *fmt, ...)
 	vaf.fmt = fmt;
 	vaf.va = &args;
 	if (error)
-		dev_warn(dev, "NFIT: %pV", &vaf);
+		dev_warn(dev, "%pV", &vaf);
 	else
-		dev_dbg(dev, "NFIT: %pV", &vaf);
+		dev_dbg(dev, "%pV", &vaf);
 	va_end(args);
 }
 
