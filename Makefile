@@ -5,7 +5,7 @@
 #   make check   deps + kernel + modules + host-check + guest suites,
 #                ends with "N passed, N failed[, N skipped]"
 #   make check-stock   only the oracle boots (Debian's modules)
-#   make bench   fio on /dev/pmem0, ours vs stock
+#   make bench   fio on /dev/pmem0 and its BTT, ours vs stock
 #   make check-debug   our modules (production + test build, with gcov) on
 #                a debug kernel (KASAN, lockdep, kmemleak, UBSAN): the boots
 #                of tests/guest/plan-debug, any checker report fails,

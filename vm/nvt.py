@@ -8,7 +8,7 @@ Sub-commands (normally called from the top-level Makefile):
   run    [--set SET] [--interactive]  boot, show the topology (or a shell)
   check  [--sets stock,ours]        run the boots of tests/guest/plan, print
                                     "N passed, N failed, N skipped"
-  bench                             fio on /dev/pmem0, ours vs stock
+  bench                             fio on /dev/pmem0 and its BTT, ours vs stock
 
 Everything it needs comes from build/kernel.mk (written by
 scripts/fetch-kernel.sh); each of its variables can be overridden from the
@@ -951,7 +951,8 @@ def cmd_boot(cfg, args):
 
 # ---------------------------------------------------------------- bench ----
 
-BENCH_JOBS = ["seq-read-1M", "seq-write-1M", "rand-read-4K", "rand-write-4K"]
+BENCH_JOBS = ["seq-read-1M", "seq-write-1M", "rand-read-4K", "rand-write-4K",
+              "btt-rand-read-4K", "btt-rand-write-4K"]
 
 
 def cmd_bench(cfg, args):
@@ -998,7 +999,7 @@ def cmd_bench(cfg, args):
         n = len(v)
         return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
 
-    say("bench: %-14s %14s %14s %8s   (median of %d rounds)" %
+    say("bench: %-18s %14s %14s %10s   (median of %d rounds)" %
         ("job", "ours", "stock", "ours/stock", rounds))
     ok = True
     for job in BENCH_JOBS:
@@ -1006,11 +1007,11 @@ def cmd_bench(cfg, args):
         both = [r for r in o if r in s and s[r][0]]
         if not both:
             ok = False
-            say("bench: %-14s %14s %14s %8s" % (job, "-", "-", "-"))
+            say("bench: %-18s %14s %14s %10s" % (job, "-", "-", "-"))
             continue
         unit = o[both[0]][1]
         ratios = [o[r][0] / s[r][0] for r in both]
-        say("bench: %-14s %14s %14s %8.2f   rounds: %s" % (
+        say("bench: %-18s %14s %14s %10.2f   rounds: %s" % (
             job, "%.0f %s" % (median([o[r][0] for r in both]), unit),
             "%.0f %s" % (median([s[r][0] for r in both]), unit),
             median(ratios), " ".join("%.2f" % x for x in ratios)))

@@ -1009,10 +1009,12 @@ static int btt_attach_disk(struct btt *btt)
 
 /**
  * nvdimm_namespace_attach_btt - attach the BTT of a btt device
- * @btt_dev: a btt device (bttR.N) that claimed a namespace, probing: its
- *	device lock is held and the core has checked the claim
+ * @btt_dev: a btt device (bttR.N) probing by the namespace driver of its
+ *	region's type (nd_pmem, nd_blk): its device lock is held
  *
- * Maps the namespace (devm on @btt_dev), walks the arenas from
+ * Checks the claim (nd_namespace_common_probe()), picks the version and
+ * offset the namespace's labels call for (nd_namespace_btt_start()),
+ * enables byte access to the namespace (devm on @btt_dev), walks the arenas from
  * nd_btt->initial_offset and checks every info block; when the first one
  * is not a BTT (an all-zero block included) and the region is writable,
  * lays out a fresh BTT with nd_btt->lbasize and nd_btt->uuid.  Then
@@ -1038,14 +1040,23 @@ int nvdimm_namespace_attach_btt(struct device *btt_dev)
 {
 	struct nd_btt *nd_btt = to_nd_btt(btt_dev);
 	struct device *ndns = nd_btt->ndns;
+	struct range range;
 	struct btt *btt;
 	u64 rawsize;
 	int rc;
 
-	if (!ndns) {
-		dev_dbg(btt_dev, "no namespace claimed\n");
+	if (!ndns || !nd_btt->has_uuid || !nd_btt->lbasize) {
+		dev_dbg(btt_dev, "needs a namespace, a uuid and a sector_size\n");
 		return -ENODEV;
 	}
+	rc = nd_namespace_common_probe(ndns, btt_dev, &range);
+	if (rc)
+		return rc;
+	nd_btt->initial_offset = nd_namespace_btt_start(ndns);
+	rc = btt_version(nd_btt->initial_offset, &nd_btt->version_major,
+			 &nd_btt->version_minor);
+	if (rc)
+		return rc;
 	if (!btt_lbasize_supported(nd_btt->lbasize)) {
 		dev_dbg(btt_dev, "sector size %u not supported\n",
 			nd_btt->lbasize);

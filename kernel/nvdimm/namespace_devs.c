@@ -42,7 +42,8 @@ EXPORT_SYMBOL_GPL(nd_region_read_only);
  * @name: output buffer
  * @len: size of @name
  *
- * "pmemR" for the region's first namespace, "pmemR.N" otherwise.
+ * "pmemR" for the region's first namespace, "pmemR.N" otherwise;
+ * "ndblkR.N" for a BLK namespace (the v4.2 names).
  */
 const char *nd_namespace_disk_name(struct device *ndns_dev, char *name,
 				   size_t len)
@@ -50,7 +51,9 @@ const char *nd_namespace_disk_name(struct device *ndns_dev, char *name,
 	struct nd_region *nd_region = to_nd_region(ndns_dev->parent);
 	int id = to_nd_namespace_io(ndns_dev)->id;
 
-	if (id == 0)
+	if (is_nd_namespace_blk(ndns_dev))
+		snprintf(name, len, "ndblk%d.%d", nd_region->id, id);
+	else if (id == 0)
 		snprintf(name, len, "pmem%d", nd_region->id);
 	else
 		snprintf(name, len, "pmem%d.%d", nd_region->id, id);
@@ -562,7 +565,6 @@ static int nd_size_op(struct device *dev, const char *buf, size_t len)
 {
 	struct nd_region *nd_region = to_nd_region(dev->parent);
 	struct nd_namespace_lbl *lbl = to_nd_namespace_lbl(dev);
-	bool was_empty = !lbl->nsio.res_size;
 	u64 val;
 	int rc;
 
@@ -587,13 +589,6 @@ static int nd_size_op(struct device *dev, const char *buf, size_t len)
 		lbl->has_uuid = false;
 		uuid_copy(&lbl->uuid, &uuid_null);
 		nd_namespace_schedule_delete(nd_region, dev);
-	} else if (was_empty && is_nd_namespace_blk(dev)) {
-		/*
-		 * A seed advances when it binds; BLK namespaces cannot bind
-		 * until nd_blk exists, so theirs advances when it gets DPA
-		 * (docs/namespaces.md).
-		 */
-		nd_region_advance_seed(nd_region, dev);
 	}
 	return 0;
 }

@@ -10,7 +10,10 @@
  * also drain the memory controller's queues calls nvdimm_flush().  Reads
  * use copy_mc_to_kernel() so poison reads as -EIO, not a machine check.
  *
- * BLK namespaces get byte access with the nd_blk driver (not yet).
+ * A BLK namespace has no system-physical range: its bytes run through
+ * its DPA extents in order, and every access goes through the region's
+ * block windows (nd_region_blk_io(), the provider's aperture I/O).  Its
+ * writes are durable when they return; reads of failed media are -EIO.
  */
 #include <linux/device.h>
 #include <linux/io.h>
@@ -26,6 +29,82 @@ static void nd_nsio_unmap(void *data)
 	WRITE_ONCE(nsio->virt, NULL);
 }
 
+static void nd_nsblk_io_off(void *data)
+{
+	struct nd_namespace_blk *nsblk = data;
+
+	WRITE_ONCE(nsblk->io_on, false);
+}
+
+static int nd_nsblk_bytes_enable(struct device *owner,
+				 struct device *ndns_dev)
+{
+	struct nd_namespace_blk *nsblk = to_nd_namespace_blk(ndns_dev);
+	struct nd_region *nd_region = to_nd_region(ndns_dev->parent);
+
+	if (!nd_region->blk_enabled) {
+		dev_err(owner, "%s: %s has no usable block windows\n",
+			dev_name(ndns_dev), dev_name(&nd_region->dev));
+		return -ENXIO;
+	}
+	if (READ_ONCE(nsblk->io_on)) {
+		dev_dbg(owner, "%s: already enabled by another holder\n",
+			dev_name(ndns_dev));
+		return -EBUSY;
+	}
+	WRITE_ONCE(nsblk->io_on, true);
+	return devm_add_action_or_reset(owner, nd_nsblk_io_off, nsblk);
+}
+
+/*
+ * [@offset, +@size) of a BLK namespace through its extents, in order;
+ * a transfer crossing an extent's end continues in the next one.
+ */
+static int nd_nsblk_rw(struct device *ndns_dev, u64 offset, void *buf,
+		       size_t size, bool write)
+{
+	struct nd_namespace_blk *nsblk = to_nd_namespace_blk(ndns_dev);
+	struct nd_region *nd_region = to_nd_region(ndns_dev->parent);
+	u64 end, base = 0;
+	u32 i;
+	int rc;
+
+	if (!READ_ONCE(nsblk->io_on)) {
+		dev_dbg(ndns_dev, "byte access while not enabled\n");
+		return -ENXIO;
+	}
+	if (check_add_overflow(offset, (u64)size, &end) ||
+	    end > nsblk->lbl.nsio.res_size) {
+		dev_dbg(ndns_dev, "access [%#llx, +%#zx) beyond %#llx bytes\n",
+			offset, size, nsblk->lbl.nsio.res_size);
+		return -ENXIO;
+	}
+	for (i = 0; i < nsblk->nr_extents && size; i++) {
+		const struct nd_dpa_range *e = &nsblk->extents[i];
+		size_t n;
+
+		if (offset >= base + e->size) {
+			base += e->size;
+			continue;
+		}
+		n = min_t(u64, size, base + e->size - offset);
+		rc = nd_region_blk_io(nd_region, e->start + (offset - base),
+				      buf, n, write);
+		if (rc)
+			return rc;
+		buf += n;
+		offset += n;
+		size -= n;
+		base += e->size;
+	}
+	if (size) {
+		dev_err(ndns_dev, "extents end before the namespace's %#llx bytes\n",
+			nsblk->lbl.nsio.res_size);
+		return -ENXIO;
+	}
+	return 0;
+}
+
 /**
  * nvdimm_namespace_bytes_enable - map a namespace for byte access
  * @owner: device whose devm resources hold the mapping (the namespace
@@ -34,9 +113,10 @@ static void nd_nsio_unmap(void *data)
  *
  * Called from @owner's probe (its device lock held); the mapping lasts
  * until @owner is unbound.  Only one holder at a time: the namespace and
- * its claim are never bound together.  Returns 0, -EOPNOTSUPP for a BLK
- * namespace, -EBUSY when the range cannot be reserved or another holder
- * has it mapped, or the mapping's errno.
+ * its claim are never bound together.  A BLK namespace is not mapped:
+ * its accesses go through the region's block windows, which must be
+ * usable (-ENXIO otherwise).  Returns 0, -EBUSY when the range cannot be
+ * reserved or another holder has it, or the mapping's errno.
  */
 int nvdimm_namespace_bytes_enable(struct device *owner,
 				  struct device *ndns_dev)
@@ -46,6 +126,8 @@ int nvdimm_namespace_bytes_enable(struct device *owner,
 	size_t size = nsio->res_size;
 	void *virt;
 
+	if (is_nd_namespace_blk(ndns_dev))
+		return nd_nsblk_bytes_enable(owner, ndns_dev);
 	if (!is_nd_namespace_io(ndns_dev) && !is_nd_namespace_pmem(ndns_dev)) {
 		dev_dbg(owner, "%s: no byte access to this namespace type\n",
 			dev_name(ndns_dev));
@@ -101,13 +183,17 @@ static void *nd_nsio_span(struct device *ndns_dev, u64 offset, size_t size)
  * @size: bytes
  *
  * Does not sleep.  Returns 0, -ENXIO when the span is outside the
- * namespace or the namespace is not mapped, -EIO on poisoned media.
+ * namespace or the namespace is not mapped (or enabled, BLK), -EIO on
+ * poisoned media or a block-window error status.
  */
 int nvdimm_read_bytes(struct device *ndns_dev, u64 offset, void *buf,
 		      size_t size)
 {
-	void *src = nd_nsio_span(ndns_dev, offset, size);
+	void *src;
 
+	if (is_nd_namespace_blk(ndns_dev))
+		return nd_nsblk_rw(ndns_dev, offset, buf, size, false);
+	src = nd_nsio_span(ndns_dev, offset, size);
 	if (!src)
 		return -ENXIO;
 	if (copy_mc_to_kernel(buf, src, size)) {
@@ -130,13 +216,17 @@ EXPORT_SYMBOL_GPL(nvdimm_read_bytes);
  * 8-byte aligned offset are power-fail atomic, which is what the BTT's
  * map and flog updates rely on.  The test build wraps this function to
  * drop every store after a chosen one (a simulated power cut).  Returns
- * 0 or -ENXIO when the span is outside the namespace or not mapped.
+ * 0, -ENXIO when the span is outside the namespace or not mapped (or
+ * enabled, BLK), or -EIO for a block-window error status.
  */
 int nvdimm_write_bytes(struct device *ndns_dev, u64 offset, const void *buf,
 		       size_t size)
 {
-	void *dst = nd_nsio_span(ndns_dev, offset, size);
+	void *dst;
 
+	if (is_nd_namespace_blk(ndns_dev))
+		return nd_nsblk_rw(ndns_dev, offset, (void *)buf, size, true);
+	dst = nd_nsio_span(ndns_dev, offset, size);
 	if (!dst)
 		return -ENXIO;
 	memcpy_flushcache(dst, buf, size);

@@ -9,6 +9,7 @@
 #include <linux/device.h>
 #include <linux/mutex.h>
 #include <linux/rwsem.h>
+#include <linux/spinlock.h>
 #include <linux/atomic.h>
 #include <linux/xarray.h>
 #include <linux/workqueue.h>
@@ -155,6 +156,13 @@ struct nd_mapping {
  * @btt_seed: the idle btt seed, NULL when none
  * @btt_active: the region is enabled and may get new btt devices;
  *	@btt_seed and @btt_active change under the bus' reconfig_lock
+ * @blk_ops: BLK regions: the provider's block-window access, or NULL
+ * @num_lanes: BLK regions: entries in @lanes
+ * @lanes: BLK regions: one lock per block window; whoever holds lane k
+ *	owns window k's registers and aperture (nd_region_blk_io())
+ * @blk_enabled: BLK regions: @blk_ops->enable succeeded in the current
+ *	probe; set before the namespaces are published and cleared after
+ *	they are gone, so a namespace driver never sees it change
  * @ndr_mappings: number of entries in @mapping
  * @mapping: DIMM contributions
  */
@@ -175,6 +183,10 @@ struct nd_region {
 	struct ida btt_ida;
 	struct device *btt_seed;
 	bool btt_active;
+	const struct nd_blk_ops *blk_ops;
+	unsigned int num_lanes;
+	spinlock_t *lanes;	/* per block window, see @lanes */
+	bool blk_enabled;
 	u16 ndr_mappings;
 	struct nd_mapping mapping[];
 };
@@ -202,6 +214,10 @@ static inline bool is_nd_blk(struct nd_region *nd_region)
 }
 
 struct nvdimm_bus *walk_to_nvdimm_bus(struct device *dev);
+
+/* region_devs.c */
+int nd_region_blk_io(struct nd_region *nd_region, u64 dpa, void *buf,
+		     size_t len, bool write);
 
 /* core.c */
 void nd_device_init(struct device *dev, struct device *parent,

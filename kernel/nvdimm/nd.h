@@ -85,11 +85,14 @@ struct nd_namespace_pmem {
  * @nr_extents: entries in @extents
  * @extents: DPA ranges, ascending; the namespace's blocks run through
  *	them in that order
+ * @io_on: byte access through the region's block windows is enabled
+ *	(nvdimm_namespace_bytes_enable()); the extents cannot change then
  */
 struct nd_namespace_blk {
 	struct nd_namespace_lbl lbl;
 	u32 nr_extents;
 	struct nd_dpa_range *extents;
+	bool io_on;
 };
 
 /* events a region passes down to the drivers of its children */

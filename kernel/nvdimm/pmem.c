@@ -19,7 +19,6 @@
 #include <linux/uaccess.h>
 #include <linux/string.h>
 #include "nd.h"
-#include "btt-format.h"
 
 /**
  * struct pmem_device - one attached namespace
@@ -156,35 +155,14 @@ static int pmem_attach_disk(struct device *dev, u64 start, u64 size)
 	return devm_add_action_or_reset(dev, pmem_release_disk, pmem);
 }
 
-/* A btt device of a PMEM or IO region: the BTT over its namespace. */
-static int nd_pmem_probe_btt(struct device *dev)
-{
-	struct nd_btt *nd_btt = to_nd_btt(dev);
-	struct range range;
-	int rc;
-
-	if (!nd_btt->ndns || !nd_btt->has_uuid || !nd_btt->lbasize) {
-		dev_dbg(dev, "needs a namespace, a uuid and a sector_size\n");
-		return -ENODEV;
-	}
-	rc = nd_namespace_common_probe(nd_btt->ndns, dev, &range);
-	if (rc)
-		return rc;
-	nd_btt->initial_offset = nd_namespace_btt_start(nd_btt->ndns);
-	rc = btt_version(nd_btt->initial_offset, &nd_btt->version_major,
-			 &nd_btt->version_minor);
-	if (rc)
-		return rc;
-	return nvdimm_namespace_attach_btt(dev);
-}
-
 static int nd_pmem_probe(struct device *dev)
 {
 	struct range range;
 	int rc;
 
+	/* a btt device of a PMEM or IO region: the BTT over its namespace */
 	if (is_nd_btt(dev))
-		return nd_pmem_probe_btt(dev);
+		return nvdimm_namespace_attach_btt(dev);
 	if (!is_nd_namespace_io(dev) && !is_nd_namespace_pmem(dev))
 		return -ENODEV;
 	rc = nd_namespace_common_probe(dev, dev, &range);

@@ -52,6 +52,15 @@ static int nd_region_probe(struct device *dev)
 	struct device *ns;
 	int rc = 0;
 
+	/* the windows first: a BLK namespace may bind as soon as it is added */
+	if (nd_region->blk_ops && nd_region->blk_ops->enable) {
+		rc = nd_region->blk_ops->enable(nd_region, dev);
+		if (rc) {
+			dev_err(dev, "block windows unusable: %d\n", rc);
+			return rc;
+		}
+	}
+	nd_region->blk_enabled = !!nd_region->blk_ops;
 	nd_region_activate(nd_region);
 
 	if (nd_region_nstype(nd_region) == ND_DEVICE_NAMESPACE_IO) {
@@ -72,8 +81,10 @@ static int nd_region_probe(struct device *dev)
 		if (rc)
 			nd_region_namespaces_unregister(nd_region);
 	}
-	if (rc)
+	if (rc) {
 		nd_region_deactivate(nd_region);
+		nd_region->blk_enabled = false;
+	}
 	return rc;
 }
 
@@ -85,6 +96,8 @@ static void nd_region_remove(struct device *dev)
 	nd_region_btts_unregister(nd_region);
 	nd_region_namespaces_unregister(nd_region);
 	nd_region_deactivate(nd_region);
+	/* the provider's mappings go with the region's devres after this */
+	nd_region->blk_enabled = false;
 }
 
 static struct nd_device_driver nd_region_driver = {

@@ -12,6 +12,7 @@
 #include <linux/log2.h>
 #include <linux/sizes.h>
 #include <linux/numa.h>
+#include <linux/overflow.h>
 #include "nd-core.h"
 
 static DEFINE_IDA(region_ida);
@@ -117,6 +118,55 @@ int nvdimm_flush(struct nd_region *nd_region)
 	return 0;
 }
 EXPORT_SYMBOL_GPL(nvdimm_flush);
+
+/* most bytes moved under one lane hold: bounds the time others spin */
+#define ND_BLK_LANE_CHUNK SZ_64K
+
+/**
+ * nd_region_blk_io - move bytes through a BLK region's block windows
+ * @nd_region: an enabled BLK region
+ * @dpa: first DIMM physical address
+ * @buf: source or destination
+ * @len: bytes
+ * @write: direction
+ *
+ * Takes the lane of the current CPU (CPUs share lanes when there are
+ * more CPUs than windows) for at most ND_BLK_LANE_CHUNK bytes at a time
+ * and hands each chunk to the provider.  Never sleeps: the lane is a
+ * spinlock, distinct from any lock of a caller (the BTT's lanes are its
+ * own), so BTT-on-BLK nests nothing.  Returns 0, -ENXIO when the region
+ * has no usable windows or the range is outside its mapping, or the
+ * provider's -EIO.
+ */
+int nd_region_blk_io(struct nd_region *nd_region, u64 dpa, void *buf,
+		     size_t len, bool write)
+{
+	struct nd_mapping *m = &nd_region->mapping[0];
+	u64 end;
+	int rc = 0;
+
+	if (!READ_ONCE(nd_region->blk_enabled))
+		return -ENXIO;
+	if (check_add_overflow(dpa, (u64)len, &end) || dpa < m->start ||
+	    end > m->start + m->size) {
+		dev_err_ratelimited(&nd_region->dev, "DPA [%#llx, +%#zx) outside [%#llx, +%#llx)\n",
+				    dpa, len, m->start, m->size);
+		return -ENXIO;
+	}
+	while (len && !rc) {
+		size_t n = min_t(size_t, len, ND_BLK_LANE_CHUNK);
+		unsigned int lane = raw_smp_processor_id() % nd_region->num_lanes;
+
+		spin_lock(&nd_region->lanes[lane]);
+		rc = nd_region->blk_ops->do_io(nd_region, lane, dpa, buf, n,
+					       write);
+		spin_unlock(&nd_region->lanes[lane]);
+		dpa += n;
+		buf += n;
+		len -= n;
+	}
+	return rc;
+}
 
 static ssize_t size_show(struct device *dev, struct device_attribute *attr,
 			 char *buf)
@@ -539,6 +589,7 @@ static void nd_region_release(struct device *dev)
 	put_device(dev->parent);
 	ida_destroy(&nd_region->btt_ida);
 	ida_free(&region_ida, nd_region->id);
+	kfree(nd_region->lanes);
 	kfree(nd_region->nd_set);
 	kfree(nd_region);
 }
@@ -582,6 +633,17 @@ static int nd_region_check_desc(struct nvdimm_bus *nvdimm_bus,
 	if (!blk && (desc->res->start | resource_size(desc->res)) % PAGE_SIZE) {
 		dev_err(dev, "PMEM region %pr: start or size not %lu-byte aligned\n",
 			desc->res, PAGE_SIZE);
+		return -EINVAL;
+	}
+	if (blk && desc->blk_ops &&
+	    (!desc->blk_ops->do_io || !desc->num_lanes ||
+	     desc->num_lanes > ND_BLK_MAX_LANES)) {
+		dev_err(dev, "BLK region: %u block windows (must be 1 to %d) or no do_io\n",
+			desc->num_lanes, ND_BLK_MAX_LANES);
+		return -EINVAL;
+	}
+	if (!blk && desc->blk_ops) {
+		dev_err(dev, "PMEM region with block-window operations\n");
 		return -EINVAL;
 	}
 	if (desc->num_mappings > 32) {
@@ -636,8 +698,22 @@ static struct nd_region *nd_region_create(struct nvdimm_bus *nvdimm_bus,
 			return NULL;
 		}
 	}
+	if (desc->blk_ops) {
+		nd_region->lanes = kcalloc(desc->num_lanes,
+					   sizeof(*nd_region->lanes), GFP_KERNEL);
+		if (!nd_region->lanes) {
+			kfree(nd_region->nd_set);
+			kfree(nd_region);
+			return NULL;
+		}
+		for (i = 0; i < desc->num_lanes; i++)
+			spin_lock_init(&nd_region->lanes[i]);
+		nd_region->blk_ops = desc->blk_ops;
+		nd_region->num_lanes = desc->num_lanes;
+	}
 	id = ida_alloc(&region_ida, GFP_KERNEL);
 	if (id < 0) {
+		kfree(nd_region->lanes);
 		kfree(nd_region->nd_set);
 		kfree(nd_region);
 		return NULL;

@@ -1,4 +1,4 @@
-# bench: fio on /dev/pmem0 (make bench; not part of make check).
+# bench: fio on /dev/pmem0, then on its BTT (make bench; not in check).
 # Writes "job value unit" lines to $NVT_OUT/bench.txt.
 . /nvt/lib.sh
 
@@ -13,18 +13,42 @@ engine=psync
 echo "# nvt: bench: fio $(fio --version) on $DEV, ioengine=$engine, O_DIRECT, ${RUNTIME}s per job"
 # name rw bs field: terse v3 fields: 7 read bw KiB/s, 8 read IOPS,
 # 48 write bw KiB/s, 49 write IOPS
-for job in "seq-read-1M read 1M 7 MiB/s" "seq-write-1M write 1M 48 MiB/s" \
-	   "rand-read-4K randread 4K 8 IOPS" "rand-write-4K randwrite 4K 49 IOPS"; do
-	set -- $job
-	echo "# nvt: bench: $1"
-	if ! fio --name=$1 --filename=$DEV --rw=$2 --bs=$3 --direct=1 \
-		--ioengine=$engine --size=256M --runtime=$RUNTIME --time_based \
-		--numjobs=1 --minimal > /tmp/fio.out 2> /tmp/fio.err; then
-		echo "# nvt: bench: $1 failed: $(head -c 300 /tmp/fio.err)"
-		continue
+# fio_jobs DEV PREFIX JOB...: each job "name rw bs field unit" on DEV,
+# results as "PREFIXname value unit"
+fio_jobs() {
+	local dev=$1 pfx=$2 job v
+	shift 2
+	for job in "$@"; do
+		set -- $job
+		echo "# nvt: bench: $pfx$1 on $dev"
+		if ! fio --name=$1 --filename=$dev --rw=$2 --bs=$3 --direct=1 \
+			--ioengine=$engine --size=256M --runtime=$RUNTIME --time_based \
+			--numjobs=1 --minimal > /tmp/fio.out 2> /tmp/fio.err; then
+			echo "# nvt: bench: $pfx$1 failed: $(head -c 300 /tmp/fio.err)"
+			continue
+		fi
+		v=$(awk -F';' -v f=$4 '{print $f}' /tmp/fio.out | head -n 1)
+		[ "$5" = "MiB/s" ] && v=$(awk -v v=$v 'BEGIN{printf "%.1f", v/1024}')
+		echo "$pfx$1 $v $5" >> $NVT_OUT/bench.txt
+		echo "# nvt: bench: $pfx$1 $v $5"
+	done
+}
+
+fio_jobs $DEV "" "seq-read-1M read 1M 7 MiB/s" "seq-write-1M write 1M 48 MiB/s" \
+	"rand-read-4K randread 4K 8 IOPS" "rand-write-4K randwrite 4K 49 IOPS"
+
+# the same namespace in sector mode (BTT 1.1, label-less), made by
+# Debian's ndctl on either module set: 4 KiB random read and write
+# /sys/block/pmemN/device is the namespace
+ns=$(readlink -f /sys/block/${DEV#/dev/}/device 2> /dev/null)
+ns=${ns##*/}
+if [ -n "$ns" ] && ndctl create-namespace -f -e $ns -m sector -l 4096 > /tmp/btt.json 2> /tmp/btt.err; then
+	bdev=/dev/$(sed -n 's/.*"blockdev":"\([^"]*\)".*/\1/p' /tmp/btt.json | head -n 1)
+	if [ -b "$bdev" ]; then
+		fio_jobs $bdev btt- "rand-read-4K randread 4K 8 IOPS" "rand-write-4K randwrite 4K 49 IOPS"
+	else
+		echo "# nvt: bench: no BTT block device in: $(tr -d '\n' < /tmp/btt.json)"
 	fi
-	v=$(awk -F';' -v f=$4 '{print $f}' /tmp/fio.out | head -n 1)
-	[ "$5" = "MiB/s" ] && v=$(awk -v v=$v 'BEGIN{printf "%.1f", v/1024}')
-	echo "$1 $v $5" >> $NVT_OUT/bench.txt
-	echo "# nvt: bench: $1 $v $5"
-done
+else
+	echo "# nvt: bench: sector mode on '$ns' failed: $(head -c 300 /tmp/btt.err)"
+fi

@@ -89,7 +89,7 @@ platform_pmem() {
 }
 
 # modules of the nd stack that may be loaded, in unload order
-ND_MODULES="dax_pmem device_dax nd_pmem nd_btt nfit_test_powercut nd_e820 nfit_test nfit_test_iomap nfit libnvdimm"
+ND_MODULES="dax_pmem device_dax nd_pmem nd_blk nd_btt nfit_test_powercut nd_e820 nfit_test nfit_test_iomap nfit libnvdimm"
 
 platform_modules() {
 	case $NVT_PLATFORM in
