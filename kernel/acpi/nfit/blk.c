@@ -146,10 +146,20 @@ static int nfit_blk_get_flags(struct nfit_blk *blk, struct device *dev)
 			nfit_mem->handle);
 		return 0;
 	}
-	if (rc || cmd_rc || flags.status) {
-		dev_err(dev, "DIMM %#x (%s): cannot read the block-window flags (rc %d, firmware status %#x)\n",
+	if (rc < 0) {
+		dev_err(dev, "DIMM %#x (%s): cannot read the block-window flags: %d\n",
+			nfit_mem->handle, nvdimm_name(nfit_mem->nvdimm), rc);
+		return -ENXIO;
+	}
+	if (cmd_rc || flags.status) {
+		dev_err(dev, "DIMM %#x (%s): cannot read the block-window flags: firmware status %#x\n",
 			nfit_mem->handle, nvdimm_name(nfit_mem->nvdimm),
-			rc ? rc : cmd_rc, flags.status);
+			flags.status);
+		return -ENXIO;
+	}
+	if (rc) {
+		dev_err(dev, "DIMM %#x (%s): cannot read the block-window flags: %d bytes of the answer missing\n",
+			nfit_mem->handle, nvdimm_name(nfit_mem->nvdimm), rc);
 		return -ENXIO;
 	}
 	blk->dimm_flags = flags.flags;
@@ -168,6 +178,9 @@ static int nfit_blk_enable(struct nd_region *nd_region, struct device *dev)
 	unsigned int k;
 	int rc;
 
+	/* what a previous enable mapped went with that region's disable */
+	blk->regs = NULL;
+	blk->aperture = NULL;
 	ctl = devm_ioremap(dev, g->spa_dcr->address, g->spa_dcr->length);
 	if (!ctl) {
 		dev_err(dev, "DIMM %#x: cannot map control range %u [%#llx, +%#llx)\n",
