@@ -17,6 +17,11 @@
  * Every other address goes to the real function unchanged: the test
  * build drives real (QEMU) NVDIMMs like the production build does.
  *
+ * The out-of-line MMIO helpers of the block-window protocol
+ * (__iowrite64_copy, ioread32, ioread64_lo_hi) hand accesses inside a
+ * range registered with mmio callbacks to its mock device (nfit_test's
+ * DIMMs), and every other address to the real function.
+ *
  * Calls that need no wrapper: remove_resource() works on whatever tree
  * the resource was inserted in, and region_intersects() is right to say
  * that nothing in iomem_resource intersects the window.
@@ -24,12 +29,14 @@
 #include <linux/module.h>
 #include <linux/device.h>
 #include <linux/io.h>
+#include <linux/io-64-nonatomic-lo-hi.h>
 #include <linux/ioport.h>
 #include <linux/err.h>
 #include <linux/spinlock.h>
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
 #include <linux/atomic.h>
+#include <linux/string.h>
 #include "nfit_test.h"
 
 static DEFINE_SPINLOCK(nfit_test_res_lock);
@@ -48,6 +55,9 @@ enum nfit_test_wrapped {
 	NT_WRAP_IOREMAP,
 	NT_WRAP_REQUEST_REGION,
 	NT_WRAP_INSERT_RESOURCE,
+	NT_WRAP_IOWRITE64_COPY,
+	NT_WRAP_IOREAD32,
+	NT_WRAP_IOREAD64_LO_HI,
 	NT_WRAP_NR,
 };
 
@@ -56,9 +66,12 @@ static const char *const nfit_test_wrapped_name[NT_WRAP_NR] = {
 	[NT_WRAP_IOREMAP] = "devm_ioremap",
 	[NT_WRAP_REQUEST_REGION] = "__devm_request_region",
 	[NT_WRAP_INSERT_RESOURCE] = "insert_resource",
+	[NT_WRAP_IOWRITE64_COPY] = "__iowrite64_copy",
+	[NT_WRAP_IOREAD32] = "ioread32",
+	[NT_WRAP_IOREAD64_LO_HI] = "ioread64_lo_hi",
 };
 
-/* calls per wrapper: [0] mock address, [1] passed through */
+/* calls per wrapper: [0] mock address (registers: mock device), [1] passed through */
 static atomic_long_t nfit_test_calls[NT_WRAP_NR][2];
 static struct dentry *nfit_test_iomap_dir;
 
@@ -270,6 +283,121 @@ int __wrap_insert_resource(struct resource *parent, struct resource *new)
 	return insert_resource(p, new);
 }
 EXPORT_SYMBOL_GPL(__wrap_insert_resource);
+
+/*
+ * The register range holding [addr, addr + size), NULL when @addr is not
+ * inside one.  Called with nfit_test_res_lock held.
+ */
+static struct nfit_test_res *nfit_test_mmio_res(const void __iomem *addr,
+						size_t size, u64 *off)
+{
+	const void *p = (const void __force *)addr;
+	struct nfit_test_res *r;
+
+	list_for_each_entry(r, &nfit_test_res_list, list) {
+		if (!r->mmio || p < r->virt || p >= r->virt + r->size)
+			continue;
+		*off = p - r->virt;
+		return size <= r->size - *off ? r : NULL;
+	}
+	return NULL;
+}
+
+/**
+ * __wrap___iowrite64_copy - __iowrite64_copy() of the test build
+ * @to: destination registers
+ * @from: source words
+ * @count: number of 64-bit words
+ *
+ * Each word stored into a mock register range is handed to the range's
+ * device (nfit_test.h struct nfit_test_mmio_ops); anything else is
+ * __iowrite64_copy()'s.
+ */
+void __wrap___iowrite64_copy(void __iomem *to, const void *from, size_t count)
+{
+	struct nfit_test_res *r;
+	size_t i;
+	u64 off;
+
+	spin_lock(&nfit_test_res_lock);
+	r = count <= SIZE_MAX / sizeof(u64) ?
+		nfit_test_mmio_res(to, count * sizeof(u64), &off) : NULL;
+	if (r && r->mmio->write64) {
+		for (i = 0; i < count; i++) {
+			u64 raw;
+
+			memcpy(&raw, from + i * sizeof(raw), sizeof(raw));
+			r->mmio->write64(r, off + i * sizeof(raw), raw);
+		}
+		spin_unlock(&nfit_test_res_lock);
+		count_call(NT_WRAP_IOWRITE64_COPY, true);
+		return;
+	}
+	spin_unlock(&nfit_test_res_lock);
+	count_call(NT_WRAP_IOWRITE64_COPY, false);
+	__iowrite64_copy(to, from, count);
+}
+EXPORT_SYMBOL_GPL(__wrap___iowrite64_copy);
+
+/*
+ * A load of @size (4 or 8) bytes at @addr answered by a mock device:
+ * true with *@val set, false when @addr is no mock register.
+ */
+static bool nfit_test_mmio_read(const void __iomem *addr, size_t size,
+				u64 *val)
+{
+	struct nfit_test_res *r;
+	bool mock = false;
+	u64 off;
+
+	spin_lock(&nfit_test_res_lock);
+	r = nfit_test_mmio_res(addr, size, &off);
+	if (r && size == sizeof(u32) && r->mmio->read32) {
+		*val = r->mmio->read32(r, off);
+		mock = true;
+	} else if (r && size == sizeof(u64) && r->mmio->read64) {
+		*val = r->mmio->read64(r, off);
+		mock = true;
+	}
+	spin_unlock(&nfit_test_res_lock);
+	count_call(size == sizeof(u32) ? NT_WRAP_IOREAD32 :
+		   NT_WRAP_IOREAD64_LO_HI, mock);
+	return mock;
+}
+
+/**
+ * __wrap_ioread32 - ioread32() of the test build
+ * @addr: register
+ *
+ * Return: what the mock device answers for a mock register, else
+ * ioread32()'s value.
+ */
+unsigned int __wrap_ioread32(const void __iomem *addr)
+{
+	u64 val;
+
+	if (nfit_test_mmio_read(addr, sizeof(u32), &val))
+		return val;
+	return ioread32(addr);
+}
+EXPORT_SYMBOL_GPL(__wrap_ioread32);
+
+/**
+ * __wrap_ioread64_lo_hi - ioread64_lo_hi() of the test build
+ * @addr: register
+ *
+ * Return: what the mock device answers for a mock register, else
+ * ioread64_lo_hi()'s value.
+ */
+u64 __wrap_ioread64_lo_hi(const void __iomem *addr)
+{
+	u64 val;
+
+	if (nfit_test_mmio_read(addr, sizeof(u64), &val))
+		return val;
+	return ioread64_lo_hi(addr);
+}
+EXPORT_SYMBOL_GPL(__wrap_ioread64_lo_hi);
 
 static int nfit_test_calls_show(struct seq_file *m, void *unused)
 {

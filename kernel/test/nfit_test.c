@@ -8,7 +8,8 @@
  * hardware.  The DIMM commands an ACPI platform answers with _DSM are
  * answered by nfit_test_ctl() (preset in the bus descriptor), from mock
  * label storage, with firmware status codes, and with faults injected on
- * request.
+ * request.  The DIMMs' block windows answer the register protocol of
+ * nfit.ko's BLK I/O (commands, read-back, status) as a device would.
  *
  * Media: every DIMM owns NT_DIMM_SIZE bytes of pages (its DPA space).
  * A persistent-memory range is a vmap() of its member DIMMs' pages in
@@ -27,7 +28,8 @@
  *     SPA 2      PM, 4-way: DPA [16M, 32M) of DIMM 0..3        = 64 MiB
  *     SPA 3..6   control region registers, NT_DCR_SIZE per DIMM
  *     SPA 7..10  block-window aperture, NT_BDW_SIZE per DIMM (1 window,
- *                reaching DPA [0, 32M): one BLK region per DIMM)
+ *                reaching DPA [0, 32M): one BLK region per DIMM); the
+ *                windows are emulated devices (blk_variant: other tables)
  *     labels     NT_LABEL_SIZE per DIMM, max_xfer NT_MAX_XFER
  *     flush      one hint per DIMM
  *   nfit_test.1  1 DIMM (handle 0), no block window, no label commands;
@@ -196,6 +198,112 @@ static unsigned int misalign;
 module_param(misalign, uint, 0644);
 MODULE_PARM_DESC(misalign, "nfit_test.1's NFIT, from its next bind: 1 DPA, 2 mapping size, 3 range address, 4 range length off a page boundary (0: none)");
 
+/*
+ * How nfit_test.0's NFIT describes a DIMM's block windows, from its next
+ * bind: v4.2's layout, two other valid ones that the driver must follow
+ * exactly (the mock places the data where the table says), and tables
+ * nfit probe must refuse (the DIMM then has no BLK region).
+ */
+enum {
+	NT_BLK_V42,		/* offsets 0, one window (v4.2's nfit_test) */
+	NT_BLK_OFFSETS,		/* non-zero region offsets, window and register offsets */
+	NT_BLK_INTERLEAVED,	/* both ranges 2-way interleaved, 256-byte lines, way 1 */
+	NT_BLK_BAD_DCR_RANGE,	/* status register runs past the control range */
+	NT_BLK_BAD_BDW_RANGE,	/* the window runs past the aperture range */
+	NT_BLK_BAD_WIN_SIZE,	/* block-data window size 0 */
+	NT_BLK_BAD_WINDOWS,	/* block-data window count 0 */
+	NT_BLK_WINDOWS_DIFFER,	/* 2 control windows, 1 block-data window: 1 used */
+	NT_BLK_BAD_LINE,	/* control range interleaved in 4-byte lines */
+	NT_BLK_BAD_DPA,		/* start_address + capacity past 2^54 */
+	NT_BLK_BAD_WAYS,	/* aperture map interleaved with 0 ways */
+	NT_BLK_NR,
+};
+
+static const char *const nt_blk_variant_name[NT_BLK_NR] = {
+	[NT_BLK_V42] = "v4.2 layout",
+	[NT_BLK_OFFSETS] = "non-zero offsets",
+	[NT_BLK_INTERLEAVED] = "2-way interleaved ranges",
+	[NT_BLK_BAD_DCR_RANGE] = "status register outside the control range",
+	[NT_BLK_BAD_BDW_RANGE] = "window outside the aperture range",
+	[NT_BLK_BAD_WIN_SIZE] = "window size 0",
+	[NT_BLK_BAD_WINDOWS] = "0 block-data windows",
+	[NT_BLK_WINDOWS_DIFFER] = "2 control windows, 1 block-data window",
+	[NT_BLK_BAD_LINE] = "registers across 4-byte interleave lines",
+	[NT_BLK_BAD_DPA] = "DPA range past 2^54",
+	[NT_BLK_BAD_WAYS] = "interleave with 0 ways",
+};
+
+static unsigned int blk_variant[NT_MAX_DIMMS];
+module_param_array(blk_variant, uint, NULL, 0644);
+MODULE_PARM_DESC(blk_variant, "nfit_test.0 DIMM i, from the bus's next bind: block-window table variant (0 v4.2 layout, 1 offsets, 2 interleaved, 3..10 refused by nfit: docs/nfit_test.md)");
+
+/* the mock's block-window status bits (the driver masks 0x80000037) */
+#define NT_BW_ST_INVALID	BIT(0)	/* command out of range or malformed */
+#define NT_BW_ST_UNLATCHED	BIT(1)	/* LATCH DIMM: command not read back */
+#define NT_BW_ST_MEDIA		BIT(2)	/* injected media error (blk_fail) */
+#define NT_BW_ST_ERRORS		0x80000037U
+#define NT_BW_POISON		0xa5	/* aperture bytes no command delivered */
+#define NT_BW_MAX_WINDOWS	2
+#define NT_BW_LATCH		BIT(1)	/* ND_CMD_DIMM_FLAGS: LATCH */
+
+/**
+ * struct nt_blk_layout - how the NFIT describes one DIMM's block windows
+ * @dcr_windows: control region window count
+ * @bdw_windows: block-data window count
+ * @ctl_stride: control region window_size
+ * @cmd_offset: command register offset
+ * @status_offset: status register offset
+ * @dcr_base: region_offset of the DIMM's map of its control range
+ * @dcr_size: bytes of the control range
+ * @dcr_line: interleave line of the control range (0: no table)
+ * @win_offset: block-data window offset
+ * @win_size: block-data window size
+ * @start: first DPA (start_address)
+ * @capacity: DPA bytes reachable
+ * @bdw_base: region_offset of the DIMM's map of its aperture range
+ * @bdw_size: bytes of the aperture range
+ * @bdw_line: interleave line of the aperture range (0: no table)
+ * @ways: interleave ways of the interleaved maps (their tables have one
+ *	line, at offset 0: T(o) = base + o / line x ways x line + o % line)
+ */
+struct nt_blk_layout {
+	u16 dcr_windows;
+	u16 bdw_windows;
+	u64 ctl_stride;
+	u64 cmd_offset;
+	u64 status_offset;
+	u64 dcr_base;
+	u64 dcr_size;
+	u32 dcr_line;
+	u64 win_offset;
+	u64 win_size;
+	u64 start;
+	u64 capacity;
+	u64 bdw_base;
+	u64 bdw_size;
+	u32 bdw_line;
+	u16 ways;
+};
+
+/**
+ * struct nt_bw - the state of one emulated block window
+ * @dpa: DPA of the command's first line
+ * @lines: its length in 64-byte lines
+ * @write: its direction
+ * @pending: a command was written, its status not read yet
+ * @moved: the aperture follows the command (at the command write, or at
+ *	its read-back on a LATCH DIMM)
+ * @status: what the status register will report
+ */
+struct nt_bw {
+	u64 dpa;
+	u32 lines;
+	bool write;
+	bool pending;
+	bool moved;
+	u32 status;
+};
+
 struct nfit_test;
 
 /**
@@ -233,6 +341,18 @@ struct nfit_test;
  * @calls: commands received, per ND_CMD_* number
  * @faults: faults injected, per ND_CMD_* number
  * @link: debugfs nmemN symlink
+ * @ndev: its nmemN device once registered (where the mock logs)
+ * @variant: blk_variant at bind
+ * @blk: how the table describes its block windows
+ * @bw: its emulated block windows
+ * @blk_flags: what ND_CMD_DIMM_FLAGS answers; with NT_BW_LATCH the
+ *	aperture moves only when the driver reads the command back
+ * @blk_fail: the next commands that complete with @blk_fail_status
+ * @blk_fail_status: status of an injected failure (default media error)
+ * @blk_reads: read commands received
+ * @blk_writes: write commands received
+ * @blk_errors: commands completed with an error status
+ * @blk_latches: command read-backs
  */
 struct nt_dimm {
 	struct nfit_test *t;
@@ -263,6 +383,17 @@ struct nt_dimm {
 	u64 calls[ND_CMD_CALL + 1];
 	u64 faults[ND_CMD_CALL + 1];
 	struct dentry *link;
+	struct device *ndev;
+	unsigned int variant;
+	struct nt_blk_layout blk;
+	struct nt_bw bw[NT_BW_MAX_WINDOWS];
+	u32 blk_flags;
+	u32 blk_fail;
+	u32 blk_fail_status;
+	u64 blk_reads;
+	u64 blk_writes;
+	u64 blk_errors;
+	u64 blk_latches;
 };
 
 /**
@@ -433,8 +564,8 @@ static u32 nt_flags(struct nt_dimm *d, void *buf, u32 out_len,
 {
 	struct nd_cmd_dimm_flags *c = buf;
 
-	/* no block-window flush or invalidation is ever needed */
-	c->flags = faults & NT_FAULT_CORRUPT ? ~0U : 0;
+	/* what the emulated windows need: LATCH unless a test says otherwise */
+	c->flags = faults & NT_FAULT_CORRUPT ? ~0U : READ_ONCE(d->blk_flags);
 	return out_len - sizeof(*c);
 }
 
@@ -575,6 +706,278 @@ static int nfit_test_ctl(struct nvdimm_bus_descriptor *nd_desc,
 	return residual;
 }
 
+/*
+ * Block windows: the register protocol, emulated (docs/nfit_test.md).
+ * nfit.ko's block-window I/O writes commands with __iowrite64_copy(),
+ * reads them back with ioread64_lo_hi() and the status with ioread32();
+ * in the test build those reach nfit_test_iomap.ko, which hands the
+ * accesses inside a DIMM's control range to the callbacks below (under
+ * its registry lock: they never sleep).  Data moves between the
+ * aperture and the DIMM's media only as the commands say:
+ *
+ *  - a command is checked (DPA lines inside [start, start + capacity),
+ *    1..255 lines, within the window) and counted; a bad one, or one
+ *    that blk_fail turns into a media error, gets an error status;
+ *  - the aperture then "moves" (at once, or when the driver reads the
+ *    command back on a LATCH DIMM): a read puts exactly the commanded
+ *    lines in the window, a write pre-loads them (so partial lines
+ *    merge), and every other byte of the window is poison;
+ *  - the status read completes the command: a write commits exactly the
+ *    commanded lines to the media unless the status is an error, and a
+ *    command never moved (LATCH, no read-back) fails.
+ *
+ * So a wrong DPA, a short length, data at the wrong aperture offset or a
+ * skipped read-back shows up as wrong data or an error.
+ */
+
+#define NT_BW_LINE	64
+
+/* T(o) of the mock's layouts: tables of one line at offset 0 */
+static u64 nt_xlate(u64 base, u32 line, u16 ways, u64 off)
+{
+	if (!line)
+		return base + off;
+	return base + off / line * ways * line + off % line;
+}
+
+/* The DIMM whose control range is @res. */
+static struct nt_dimm *nt_dimm_of_dcr(struct nfit_test_res *res)
+{
+	return container_of(res, struct nt_dimm, dcr);
+}
+
+static struct device *nt_dimm_dev(struct nt_dimm *d)
+{
+	struct device *dev = READ_ONCE(d->ndev);
+
+	return dev ? dev : &d->t->pdev->dev;
+}
+
+/*
+ * Move @n bytes from byte @j of window @k on: from @buf into the window
+ * (@to_window), from the window into @buf, or poison into the window
+ * (@buf NULL).  Only inside the aperture buffer.
+ */
+static void nt_bw_access(struct nt_dimm *d, unsigned int k, u64 j, void *buf,
+			 u64 n, bool to_window)
+{
+	const struct nt_blk_layout *l = &d->blk;
+	u64 done, run;
+
+	for (done = 0; done < n; done += run) {
+		u64 o = l->win_offset + k * l->win_size + j + done;
+		u64 at = nt_xlate(l->bdw_base, l->bdw_line, l->ways, o);
+		void *p = d->bdw.virt + at;
+
+		run = n - done;
+		if (l->bdw_line)
+			run = min_t(u64, run, l->bdw_line - o % l->bdw_line);
+		if (WARN_ON_ONCE(at >= d->bdw.size || run > d->bdw.size - at))
+			return;
+		if (!buf)
+			memset(p, NT_BW_POISON, run);
+		else if (to_window)
+			memcpy(p, buf + done, run);
+		else
+			memcpy(buf + done, p, run);
+	}
+}
+
+/* The aperture of window @k follows its command. */
+static void nt_bw_move(struct nt_dimm *d, unsigned int k)
+{
+	struct nt_bw *w = &d->bw[k];
+	u64 bytes = (u64)w->lines * NT_BW_LINE;
+
+	w->moved = true;
+	if (w->status & NT_BW_ST_ERRORS) {
+		nt_bw_access(d, k, 0, NULL, d->blk.win_size, true);
+		return;
+	}
+	nt_bw_access(d, k, 0, d->media + w->dpa, bytes, true);
+	nt_bw_access(d, k, bytes, NULL, d->blk.win_size - bytes, true);
+}
+
+static void nt_bw_command(struct nt_dimm *d, unsigned int k, u64 cmd)
+{
+	const struct nt_blk_layout *l = &d->blk;
+	struct nt_bw *w = &d->bw[k];
+	u64 bytes;
+
+	w->dpa = (cmd & GENMASK_ULL(47, 0)) * NT_BW_LINE;
+	w->lines = (cmd >> 48) & 0xff;
+	w->write = cmd & BIT_ULL(56);
+	w->pending = true;
+	w->moved = false;
+	w->status = 0;
+	bytes = (u64)w->lines * NT_BW_LINE;
+	if (w->write)
+		d->blk_writes++;
+	else
+		d->blk_reads++;
+	if ((cmd & GENMASK_ULL(63, 57)) || !w->lines || bytes > l->win_size ||
+	    w->dpa < l->start || w->dpa - l->start > l->capacity ||
+	    bytes > l->capacity - (w->dpa - l->start) ||
+	    w->dpa > NT_DIMM_SIZE - bytes) {
+		w->status = NT_BW_ST_INVALID;
+		dev_info_ratelimited(nt_dimm_dev(d), "nfit_test: block window %u: invalid command %#llx (DPA %#llx, %u lines)\n",
+				     k, cmd, w->dpa, w->lines);
+	} else if (d->blk_fail) {
+		d->blk_fail--;
+		w->status = READ_ONCE(d->blk_fail_status);
+		dev_info_ratelimited(nt_dimm_dev(d), "nfit_test: injected block-window failure: %s DPA %#llx, %u lines: status %#x\n",
+				     w->write ? "write" : "read", w->dpa,
+				     w->lines, w->status);
+	}
+	if (!(READ_ONCE(d->blk_flags) & NT_BW_LATCH))
+		nt_bw_move(d, k);
+}
+
+/* Window whose register is at byte @off of the control range, or -1. */
+static int nt_bw_reg(const struct nt_dimm *d, u64 off, bool *cmd)
+{
+	const struct nt_blk_layout *l = &d->blk;
+	unsigned int k, n;
+
+	n = min_t(unsigned int, min(l->dcr_windows, l->bdw_windows),
+		  NT_BW_MAX_WINDOWS);
+	for (k = 0; k < n; k++) {
+		u64 stride = k * l->ctl_stride;
+
+		*cmd = true;
+		if (off == nt_xlate(l->dcr_base, l->dcr_line, l->ways,
+				    l->cmd_offset + stride))
+			return k;
+		*cmd = false;
+		if (off == nt_xlate(l->dcr_base, l->dcr_line, l->ways,
+				    l->status_offset + stride))
+			return k;
+	}
+	return -1;
+}
+
+static void nt_bw_write64(struct nfit_test_res *res, u64 off, u64 raw)
+{
+	struct nt_dimm *d = nt_dimm_of_dcr(res);
+	bool cmd;
+	int k = nt_bw_reg(d, off, &cmd);
+
+	memcpy(res->virt + off, &raw, sizeof(raw));
+	if (k >= 0 && cmd)
+		nt_bw_command(d, k, le64_to_cpu((__force __le64)raw));
+}
+
+static u64 nt_bw_read64(struct nfit_test_res *res, u64 off)
+{
+	struct nt_dimm *d = nt_dimm_of_dcr(res);
+	bool cmd;
+	int k = nt_bw_reg(d, off, &cmd);
+	u64 raw;
+
+	if (k >= 0 && cmd) {
+		d->blk_latches++;
+		if (d->bw[k].pending && !d->bw[k].moved)
+			nt_bw_move(d, k);
+	}
+	memcpy(&raw, res->virt + off, sizeof(raw));
+	return le64_to_cpu((__force __le64)raw);
+}
+
+static u32 nt_bw_read32(struct nfit_test_res *res, u64 off)
+{
+	struct nt_dimm *d = nt_dimm_of_dcr(res);
+	struct nt_bw *w;
+	__le32 reg;
+	bool cmd;
+	int k = nt_bw_reg(d, off, &cmd);
+
+	if (k >= 0 && !cmd && d->bw[k].pending) {
+		w = &d->bw[k];
+		w->pending = false;
+		if (!w->moved) {
+			w->status |= NT_BW_ST_UNLATCHED;
+			dev_info_ratelimited(nt_dimm_dev(d), "nfit_test: block window %u: status read before the command was read back (LATCH)\n",
+					     k);
+		}
+		if (w->status & NT_BW_ST_ERRORS)
+			d->blk_errors++;
+		else if (w->write)
+			nt_bw_access(d, k, 0, d->media + w->dpa,
+				     (u64)w->lines * NT_BW_LINE, false);
+		reg = cpu_to_le32(w->status);
+		memcpy(res->virt + off, &reg, sizeof(reg));
+	}
+	memcpy(&reg, res->virt + off, sizeof(reg));
+	return le32_to_cpu(reg);
+}
+
+static const struct nfit_test_mmio_ops nt_bw_mmio = {
+	.write64 = nt_bw_write64,
+	.read64 = nt_bw_read64,
+	.read32 = nt_bw_read32,
+};
+
+/* The block windows of DIMM @d as blk_variant @variant describes them. */
+static void nt_blk_layout_init(struct nt_dimm *d, unsigned int variant)
+{
+	struct nt_blk_layout *l = &d->blk;
+
+	*l = (struct nt_blk_layout){
+		.dcr_windows = 1,
+		.bdw_windows = 1,
+		.ctl_stride = NT_DCR_SIZE,
+		.status_offset = 8,
+		.dcr_size = NT_DCR_SIZE,
+		.win_size = NT_BDW_SIZE,
+		.capacity = NT_DIMM_SIZE,
+		.bdw_size = NT_BDW_SIZE,
+		.ways = 1,
+	};
+	switch (variant) {
+	case NT_BLK_OFFSETS:
+		l->cmd_offset = 0x40;
+		l->status_offset = 0x80;
+		l->dcr_base = 0x200;
+		l->win_offset = SZ_8K;
+		l->bdw_base = SZ_4K;
+		l->bdw_size = SZ_32K;
+		break;
+	case NT_BLK_INTERLEAVED:
+		l->ways = 2;
+		l->dcr_line = 256;
+		l->bdw_line = 256;
+		l->dcr_base = 256;
+		l->bdw_base = 256;
+		l->bdw_size = 2 * NT_BDW_SIZE;
+		break;
+	case NT_BLK_BAD_DCR_RANGE:
+		l->status_offset = NT_DCR_SIZE - 2;
+		break;
+	case NT_BLK_BAD_BDW_RANGE:
+		l->win_offset = SZ_4K;
+		break;
+	case NT_BLK_BAD_WIN_SIZE:
+		l->win_size = 0;
+		break;
+	case NT_BLK_BAD_WINDOWS:
+		l->bdw_windows = 0;
+		break;
+	case NT_BLK_WINDOWS_DIFFER:
+		l->dcr_windows = 2;
+		break;
+	case NT_BLK_BAD_LINE:
+		l->dcr_line = 4;
+		break;
+	case NT_BLK_BAD_DPA:
+		l->start = BIT_ULL(54) - SZ_16M;
+		break;
+	case NT_BLK_BAD_WAYS:
+		l->bdw_line = 256;
+		l->ways = 0;
+		break;
+	}
+}
+
 /* the table */
 
 static const guid_t nt_guid_pm = GUID_INIT(0x66f0d379, 0xb4f3, 0x4074,
@@ -636,6 +1039,7 @@ static int nt_add_spa(struct nt_nfit *b, u16 index, const guid_t *type,
  * @offset: offset of its first interleave line in the range
  * @dpa: first DPA
  * @ways: interleave ways of the range
+ * @idt: interleave table index, 0 for none
  */
 struct nt_map {
 	const struct nt_dimm *dimm;
@@ -645,6 +1049,7 @@ struct nt_map {
 	u64 offset;
 	u64 dpa;
 	u16 ways;
+	u16 idt;
 };
 
 static int nt_add_memdev(struct nt_nfit *b, const struct nt_map *m)
@@ -663,6 +1068,7 @@ static int nt_add_memdev(struct nt_nfit *b, const struct nt_map *m)
 	memdev->region_offset = m->offset;
 	memdev->address = m->dpa;
 	memdev->interleave_ways = m->ways;
+	memdev->interleave_index = m->idt;
 	memdev->flags = m->dimm->t->topo->mem_flags;
 	return 0;
 }
@@ -681,11 +1087,11 @@ static int nt_add_dcr(struct nt_nfit *b, const struct nt_dimm *d, bool blk)
 	dcr->code = NT_FORMAT;
 	if (!blk)
 		return 0;
-	dcr->windows = 1;
-	dcr->window_size = NT_DCR_SIZE;
-	dcr->command_offset = 0;
+	dcr->windows = d->blk.dcr_windows;
+	dcr->window_size = d->blk.ctl_stride;
+	dcr->command_offset = d->blk.cmd_offset;
 	dcr->command_size = 8;
-	dcr->status_offset = 8;
+	dcr->status_offset = d->blk.status_offset;
 	dcr->status_size = 4;
 	return 0;
 }
@@ -698,12 +1104,40 @@ static int nt_add_bdw(struct nt_nfit *b, const struct nt_dimm *d)
 	if (!bdw)
 		return -E2BIG;
 	bdw->region_index = d->idx + 1;
-	bdw->windows = 1;
-	bdw->offset = 0;
-	bdw->size = NT_BDW_SIZE;
-	bdw->capacity = NT_DIMM_SIZE;
-	bdw->start_address = 0;
+	bdw->windows = d->blk.bdw_windows;
+	bdw->offset = d->blk.win_offset;
+	bdw->size = d->blk.win_size;
+	bdw->capacity = d->blk.capacity;
+	bdw->start_address = d->blk.start;
 	return 0;
+}
+
+/* An interleave table of one line at offset 0 (nt_xlate()). */
+static int nt_add_idt(struct nt_nfit *b, u16 index, u32 line)
+{
+	struct acpi_nfit_interleave *idt;
+
+	BUILD_BUG_ON(sizeof(*idt) != offsetof(typeof(*idt), line_offset) +
+		     sizeof(u32));
+	idt = nt_nfit_add(b, ACPI_NFIT_TYPE_INTERLEAVE, sizeof(*idt));
+	if (!idt)
+		return -E2BIG;
+	idt->interleave_index = index;
+	idt->line_count = 1;
+	idt->line_size = line;
+	idt->line_offset[0] = 0;
+	return 0;
+}
+
+/* Interleave table indexes of DIMM @i's control and aperture maps. */
+static u16 nt_dcr_idt(const struct nt_dimm *d)
+{
+	return d->blk.dcr_line ? 2 * d->idx + 1 : 0;
+}
+
+static u16 nt_bdw_idt(const struct nt_dimm *d)
+{
+	return d->blk.bdw_line ? 2 * d->idx + 2 : 0;
 }
 
 static int nt_add_flush(struct nt_nfit *b, const struct nfit_test *t,
@@ -768,14 +1202,20 @@ static int nt_build_subtables(struct nfit_test *t, struct nt_nfit *b)
 		}
 	}
 	for (i = 0; topo->blk && i < topo->nr_dimms && !rc; i++) {
+		const struct nt_dimm *d = &t->dimm[i];
 		struct nt_map m = {
-			.dimm = &t->dimm[i],
+			.dimm = d,
 			.range = nt_dcr_range(t, i),
-			.ways = 1,
+			.offset = d->blk.dcr_base,
+			.ways = d->blk.dcr_line ? d->blk.ways : 1,
+			.idt = nt_dcr_idt(d),
 		};
 
 		rc = nt_add_memdev(b, &m);
 		m.range = nt_bdw_range(t, i);
+		m.offset = d->blk.bdw_base;
+		m.ways = d->blk.bdw_line ? d->blk.ways : 1;
+		m.idt = nt_bdw_idt(d);
 		if (!rc)
 			rc = nt_add_memdev(b, &m);
 	}
@@ -784,6 +1224,14 @@ static int nt_build_subtables(struct nfit_test *t, struct nt_nfit *b)
 		rc = nt_add_dcr(b, &t->dimm[i], topo->blk);
 	for (i = 0; topo->blk && i < topo->nr_dimms && !rc; i++)
 		rc = nt_add_bdw(b, &t->dimm[i]);
+	for (i = 0; topo->blk && i < topo->nr_dimms && !rc; i++) {
+		const struct nt_dimm *d = &t->dimm[i];
+
+		if (d->blk.dcr_line)
+			rc = nt_add_idt(b, nt_dcr_idt(d), d->blk.dcr_line);
+		if (!rc && d->blk.bdw_line)
+			rc = nt_add_idt(b, nt_bdw_idt(d), d->blk.bdw_line);
+	}
 	for (i = 0; topo->flush && i < topo->nr_dimms && !rc; i++)
 		rc = nt_add_flush(b, t, &t->dimm[i]);
 	return rc;
@@ -844,7 +1292,8 @@ static int nt_build_nfit(struct nfit_test *t, struct nt_nfit *b)
 		nr_memdev * sizeof(struct acpi_nfit_memory_map) +
 		topo->nr_dimms * sizeof(struct acpi_nfit_control_region) +
 		(topo->blk ? topo->nr_dimms *
-		 sizeof(struct acpi_nfit_data_region) : 0) +
+		 (sizeof(struct acpi_nfit_data_region) +
+		  2 * sizeof(struct acpi_nfit_interleave)) : 0) +
 		(topo->flush ? topo->nr_dimms *
 		 sizeof(struct acpi_nfit_flush_address) : 0);
 	b->buf = kzalloc(b->cap, GFP_KERNEL);
@@ -1037,6 +1486,18 @@ static void nt_dimm_init(struct nfit_test *t, int i)
 	d->fail_cmds = first_bus ? fail_cmds[i] : 0;
 	d->short_cmds = first_bus ? short_cmds[i] : 0;
 	d->corrupt_cmds = first_bus ? corrupt_cmds[i] : 0;
+	d->blk_flags = NT_BW_LATCH;
+	d->blk_fail_status = NT_BW_ST_MEDIA;
+	d->variant = first_bus ? READ_ONCE(blk_variant[i]) : NT_BLK_V42;
+	if (d->variant >= NT_BLK_NR) {
+		dev_warn(&t->pdev->dev, "blk_variant %u of DIMM %d unknown, using 0\n",
+			 d->variant, i);
+		d->variant = NT_BLK_V42;
+	}
+	if (t->topo->blk && d->variant != NT_BLK_V42)
+		dev_info(&t->pdev->dev, "blk_variant %u: DIMM %d's block windows: %s\n",
+			 d->variant, i, nt_blk_variant_name[d->variant]);
+	nt_blk_layout_init(d, d->variant);
 }
 
 static int nt_alloc(struct nfit_test *t)
@@ -1075,10 +1536,14 @@ static int nt_alloc(struct nfit_test *t)
 			return rc;
 	}
 	for (i = 0; topo->blk && i < topo->nr_dimms; i++) {
-		rc = nt_buffer(t, &t->dimm[i].dcr, NT_DCR_SIZE,
+		struct nt_dimm *d = &t->dimm[i];
+
+		/* registers: a device (the emulated block windows) */
+		d->dcr.mmio = &nt_bw_mmio;
+		rc = nt_buffer(t, &d->dcr, d->blk.dcr_size,
 			       "control registers");
 		if (!rc)
-			rc = nt_buffer(t, &t->dimm[i].bdw, NT_BDW_SIZE,
+			rc = nt_buffer(t, &d->bdw, d->blk.bdw_size,
 				       "block-window aperture");
 		if (rc)
 			return rc;
@@ -1143,10 +1608,22 @@ static void nt_debugfs_dimm(struct nfit_test *t, struct nt_dimm *d)
 	}
 	if (test_bit(ND_CMD_CALL, &t->cmds))
 		debugfs_create_u32("call_len", 0600, dir, &d->call_len);
+	if (t->topo->blk) {
+		debugfs_create_x32("blk_flags", 0600, dir, &d->blk_flags);
+		debugfs_create_u32("blk_fail", 0600, dir, &d->blk_fail);
+		debugfs_create_x32("blk_fail_status", 0600, dir,
+				   &d->blk_fail_status);
+		debugfs_create_u64("blk_reads", 0444, dir, &d->blk_reads);
+		debugfs_create_u64("blk_writes", 0444, dir, &d->blk_writes);
+		debugfs_create_u64("blk_errors", 0444, dir, &d->blk_errors);
+		debugfs_create_u64("blk_latches", 0444, dir, &d->blk_latches);
+		debugfs_create_u32("blk_variant", 0444, dir, &d->variant);
+	}
 
 	list_for_each_entry(nfit_mem, &t->acpi_desc.dimms, list) {
 		if (nfit_mem->handle != d->handle || !nfit_mem->nvdimm)
 			continue;
+		WRITE_ONCE(d->ndev, nvdimm_dev(nfit_mem->nvdimm));
 		snprintf(target, sizeof(target), "%s/%s",
 			 dev_name(&t->pdev->dev), name);
 		d->link = debugfs_create_symlink(nvdimm_name(nfit_mem->nvdimm),

@@ -23,6 +23,28 @@ struct device;
 #define NFIT_TEST_PHYS_BASE	BIT_ULL(52)
 #define NFIT_TEST_PHYS_SIZE	BIT_ULL(40)
 
+struct nfit_test_res;
+
+/**
+ * struct nfit_test_mmio_ops - a mock device behind a range of registers
+ * @write64: a 64-bit store (the wrapped __iowrite64_copy(), once per
+ *	word) of @raw, the 8 bytes as they are in memory, at byte @off of
+ *	the range; the device stores it itself
+ * @read64: a 64-bit load at byte @off (the wrapped ioread64_lo_hi())
+ * @read32: a 32-bit load at byte @off (the wrapped ioread32()), in CPU
+ *	byte order as ioread32() returns it
+ *
+ * Called with nfit_test_iomap's registry lock held (the range cannot be
+ * withdrawn meanwhile): they must not sleep nor use the registry.
+ * Accesses with the inline MMIO helpers (readl, writeq, ...) cannot be
+ * observed: they see plain memory.
+ */
+struct nfit_test_mmio_ops {
+	void (*write64)(struct nfit_test_res *res, u64 off, u64 raw);
+	u64 (*read64)(struct nfit_test_res *res, u64 off);
+	u32 (*read32)(struct nfit_test_res *res, u64 off);
+};
+
 /**
  * struct nfit_test_res - mock memory behind a range of fake addresses
  * @list: entry in nfit_test_iomap's registry (self-linked when not in it)
@@ -30,6 +52,9 @@ struct device;
  * @size: bytes
  * @virt: kernel mapping of the mock memory, @size bytes
  * @name: what the range is, for the iomap debugfs listing
+ * @mmio: when set, the range is registers: the wrapped MMIO helpers
+ *	hand accesses inside @virt to these callbacks (the owner's module
+ *	provides them; nfit_test_iomap.ko does not depend on it)
  */
 struct nfit_test_res {
 	struct list_head list;
@@ -37,6 +62,7 @@ struct nfit_test_res {
 	resource_size_t size;
 	void *virt;
 	const char *name;
+	const struct nfit_test_mmio_ops *mmio;
 };
 
 bool nfit_test_phys_is_mock(resource_size_t start, resource_size_t size);
@@ -54,6 +80,9 @@ struct resource *__wrap___devm_request_region(struct device *dev,
 					      resource_size_t n,
 					      const char *name);
 int __wrap_insert_resource(struct resource *parent, struct resource *new);
+void __wrap___iowrite64_copy(void __iomem *to, const void *from, size_t count);
+unsigned int __wrap_ioread32(const void __iomem *addr);
+u64 __wrap_ioread64_lo_hi(const void __iomem *addr);
 
 /* nd_btt.ko's media stores, through nfit_test_powercut.ko (powercut.c) */
 int __wrap_nvdimm_write_bytes(struct device *ndns_dev, u64 offset,

@@ -194,6 +194,59 @@ static const char *check_memdevs(const struct nfit_table *t)
 	return NULL;
 }
 
+/*
+ * Every map into a block-data-window range: nfit_blk_geom() reads only
+ * the table, and what it accepts keeps the registers and windows it
+ * promises inside their ranges (checked at the ends of the first and
+ * last windows, and for the registers of up to 64 windows).
+ */
+static const char *check_blk(const struct nfit_table *t)
+{
+	const struct acpi_nfit_memory_map *m;
+	struct nfit_blk_geom g;
+
+	nfit_for_each_usable(t, m, ACPI_NFIT_TYPE_MEMORY_MAP) {
+		const struct acpi_nfit_system_address *spa;
+		u64 k, o, end;
+		int rc;
+
+		spa = m->range_index ? nfit_spa_by_index(t, m->range_index) :
+			NULL;
+		if (!spa || nfit_spa_kind(spa) != NFIT_SPA_BDW)
+			continue;
+		rc = nfit_blk_geom(t, m, &g, NULL, NULL);
+		if (rc == -ENODEV || rc == -EINVAL)
+			continue;
+		if (rc)
+			FAIL("nfit_blk_geom: unexpected return value");
+		if (!g.windows || g.win_size < 64 ||
+		    g.dpa_start + g.dpa_size < g.dpa_start ||
+		    g.dpa_start + g.dpa_size > (1ULL << 54) ||
+		    nfit_spa_kind(g.spa_dcr) != NFIT_SPA_DCR || g.spa_bdw != spa)
+			FAIL("nfit_blk_geom: accepted a bad geometry");
+		for (k = 0; k < g.windows && k < 64; k++) {
+			o = nfit_ileave_xlate(&g.ctl, g.cmd_offset +
+					      k * g.ctl_stride);
+			end = o + 8;
+			if (end < o || end > g.spa_dcr->length)
+				FAIL("nfit_blk_geom: command register outside its range");
+			o = nfit_ileave_xlate(&g.ctl, g.status_offset +
+					      k * g.ctl_stride);
+			end = o + 4;
+			if (end < o || end > g.spa_dcr->length)
+				FAIL("nfit_blk_geom: status register outside its range");
+		}
+		o = nfit_ileave_xlate(&g.data, g.win_offset);
+		if (o >= spa->length)
+			FAIL("nfit_blk_geom: first window byte outside its range");
+		o = nfit_ileave_xlate(&g.data, g.win_offset +
+				      g.windows * g.win_size - 1);
+		if (o >= spa->length)
+			FAIL("nfit_blk_geom: last window byte outside its range");
+	}
+	return NULL;
+}
+
 const char *nfit_check_invariants(const struct nfit_table *t, int rc,
 				  const void *buf, u32 len,
 				  unsigned int max_subs)
@@ -211,5 +264,7 @@ const char *nfit_check_invariants(const struct nfit_table *t, int rc,
 		err = check_others(t);
 	if (!err)
 		err = check_memdevs(t);
+	if (!err)
+		err = check_blk(t);
 	return err;
 }

@@ -1418,6 +1418,446 @@ static void t_iset_volatile_not_checked(struct tc *c)
 	CHECK_INT(c->nerr, 0);
 }
 
+
+/* ---- block windows: nfit_blk_geom() ---- */
+
+/*
+ * One BLK DIMM (handle 1, control region 1): control range 1 of
+ * @dcr_len bytes, aperture range 2 of @bdw_len bytes, the builder's
+ * DCR (window_size 12, command 0, status 8) and BDW (1 window of 16 KiB,
+ * 32 MiB).  Optional interleave tables for the two maps.
+ */
+struct blk_tab {
+	struct acpi_nfit_system_address *spa_dcr, *spa_bdw;
+	struct acpi_nfit_memory_map *m_dcr, *m_bdw;
+	struct acpi_nfit_control_region *dcr;
+	struct acpi_nfit_data_region *bdw;
+	struct acpi_nfit_interleave *idt_dcr, *idt_bdw;
+};
+
+static void blk_build(struct tc *c, struct blk_tab *bt, u64 dcr_len,
+		      u64 bdw_len, u32 idt_dcr_lines, u32 idt_bdw_lines,
+		      u32 line_size)
+{
+	nb_init(&c->b);
+	memset(bt, 0, sizeof(*bt));
+	bt->spa_dcr = nb_spa(&c->b, sizeof(struct acpi_nfit_system_address),
+			     1, NFIT_SPA_DCR, 0x300000000ULL, dcr_len);
+	bt->spa_bdw = nb_spa(&c->b, sizeof(struct acpi_nfit_system_address),
+			     2, NFIT_SPA_BDW, 0x400000000ULL, bdw_len);
+	bt->m_dcr = nb_memdev(&c->b, 1, 1, 1, 0, 0, 1);
+	bt->m_bdw = nb_memdev(&c->b, 1, 2, 1, 0, 0, 1);
+	bt->dcr = nb_dcr(&c->b, NB_DCR_LEN_FULL, 1, 0x1234, 1);
+	bt->bdw = nb_bdw(&c->b, 1, 32ULL << 20);
+	if (idt_dcr_lines) {
+		bt->idt_dcr = nb_idt(&c->b, 1, idt_dcr_lines, line_size);
+		bt->m_dcr->interleave_index = 1;
+	}
+	if (idt_bdw_lines) {
+		bt->idt_bdw = nb_idt(&c->b, 2, idt_bdw_lines, line_size);
+		bt->m_bdw->interleave_index = 2;
+	}
+}
+
+static void idt_set(struct acpi_nfit_interleave *idt, u32 i, u32 v)
+{
+	memcpy((u8 *)idt + offsetof(struct acpi_nfit_interleave, line_offset) +
+	       i * 4, &v, 4);
+}
+
+/* finish, parse, run nfit_blk_geom() on the aperture map */
+static int blk_geom(struct tc *c, struct blk_tab *bt, struct nfit_blk_geom *g)
+{
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_INT(state(c, bt->m_bdw), 1);
+	if (state(c, bt->m_bdw) != 1)
+		return -1000;
+	return nfit_blk_geom(&c->t, at(c, bt->m_bdw), g, test_log, c);
+}
+
+static void t_blk_geom_t0(struct tc *c)
+{
+	struct nfit_blk_geom g;
+	struct nb_t0 t0;
+	int i;
+
+	nb_build_t0(&c->b, &t0);
+	CHECK_INT(parse(c), 0);
+	for (i = 0; i < NB_T0_DIMMS; i++) {
+		CHECK_INT(nfit_blk_geom(&c->t, at(c, t0.memdev_bdw[i]), &g,
+					test_log, c), 0);
+		CHECK_INT(g.handle, nb_t0_handle[i]);
+		CHECK(g.dcr == at(c, t0.dcr[i]));
+		CHECK(g.bdw == at(c, t0.bdw[i]));
+		CHECK(g.spa_dcr == at(c, t0.spa_dcr[i]));
+		CHECK(g.spa_bdw == at(c, t0.spa_bdw[i]));
+		CHECK(g.memdev_dcr == at(c, t0.memdev_dcr[i]));
+		CHECK_INT(g.windows, 1);
+		CHECK_INT(g.cmd_offset, 0);
+		CHECK_INT(g.status_offset, 8);
+		CHECK_INT(g.ctl_stride, 12);
+		CHECK_INT(g.win_size, 16384);
+		CHECK_INT(g.dpa_start, 0);
+		CHECK_INT(g.dpa_size, NB_T0_DIMM_SIZE);
+		CHECK_INT(g.ctl.line_size, 0);
+		CHECK_INT(nfit_ileave_xlate(&g.ctl, 8), 8);
+		CHECK_INT(nfit_ileave_xlate(&g.data, 100), 100);
+		CHECK(nfit_ileave_run(&g.data, 100) == ~0ULL);
+	}
+	CHECK_INT(c->nerr, 0);
+	/* a PM map is no block window */
+	CHECK_INT(nfit_blk_geom(&c->t, at(c, t0.memdev_pm0[0]), &g, test_log,
+				c), -ENODEV);
+	CHECK_INT(c->nerr, 0);
+}
+
+static void t_blk_geom_offsets(struct tc *c)
+{
+	struct nfit_blk_geom g;
+	struct blk_tab bt;
+
+	/* region offsets apply once, window offsets once */
+	blk_build(c, &bt, 0x1000, 0x8000, 0, 0, 0);
+	bt.m_dcr->region_offset = 0x200;
+	bt.dcr->command_offset = 0x40;
+	bt.dcr->status_offset = 0x80;
+	bt.m_bdw->region_offset = 0x1000;
+	bt.bdw->offset = 0x2000;
+	CHECK_INT(blk_geom(c, &bt, &g), 0);
+	CHECK_INT(nfit_ileave_xlate(&g.ctl, g.cmd_offset), 0x240);
+	CHECK_INT(nfit_ileave_xlate(&g.ctl, g.status_offset), 0x280);
+	CHECK_INT(nfit_ileave_xlate(&g.data, g.win_offset), 0x3000);
+	CHECK_INT(nfit_ileave_xlate(&g.data, g.win_offset + 16383), 0x6fff);
+	CHECK_INT(c->nerr, 0);
+
+	/* one byte more of region offset: the window leaves the range */
+	blk_build(c, &bt, 0x1000, 0x8000, 0, 0, 0);
+	bt.m_bdw->region_offset = 0x6000;
+	bt.bdw->offset = 0x2000;
+	bt.spa_bdw->length = 0x6000 + 0x2000 + 16384 - 1;
+	CHECK_INT(blk_geom(c, &bt, &g), -EINVAL);
+	CHECK_LOG(c, "DIMM 0x1: no BLK region: 1 windows of 0x4000 bytes at offset 0x2000 do not fit block-data-window range 2");
+	CHECK_INT(c->nerr, 1);
+}
+
+static void t_blk_geom_refusals(struct tc *c)
+{
+	struct nfit_blk_geom g;
+	struct blk_tab bt;
+
+	/* status register one byte past the control range */
+	blk_build(c, &bt, 11, 0x4000, 0, 0, 0);
+	CHECK_INT(blk_geom(c, &bt, &g), -EINVAL);
+	CHECK_LOG(c, "DIMM 0x1: no BLK region: status register of window 0 (offset 0x8, 4 bytes) outside control range 1 (0xb bytes)");
+	CHECK_INT(c->nerr, 1);
+
+	/* command register: region offset pushes it out */
+	blk_build(c, &bt, 0x1000, 0x4000, 0, 0, 0);
+	bt.m_dcr->region_offset = 0xff9;
+	CHECK_INT(blk_geom(c, &bt, &g), -EINVAL);
+	CHECK_LOG(c, "command register of window 0 (offset 0, 8 bytes) outside control range 1");
+
+	/* window size 0, and below one line */
+	blk_build(c, &bt, 12, 0x4000, 0, 0, 0);
+	bt.bdw->size = 0;
+	CHECK_INT(blk_geom(c, &bt, &g), -EINVAL);
+	CHECK_LOG(c, "block-data window size 0 (at least 64 bytes needed)");
+	blk_build(c, &bt, 12, 0x4000, 0, 0, 0);
+	bt.bdw->size = 63;
+	CHECK_INT(blk_geom(c, &bt, &g), -EINVAL);
+	blk_build(c, &bt, 12, 0x4000, 0, 0, 0);
+	bt.bdw->size = 64;
+	CHECK_INT(blk_geom(c, &bt, &g), 0);
+
+	/* window counts */
+	blk_build(c, &bt, 12, 0x4000, 0, 0, 0);
+	bt.bdw->windows = 0;
+	CHECK_INT(blk_geom(c, &bt, &g), -EINVAL);
+	CHECK_LOG(c, "DIMM 0x1: no BLK region: 1 control windows, 0 block-data windows");
+	blk_build(c, &bt, 12, 0x4000, 0, 0, 0);
+	bt.dcr->windows = 0;
+	CHECK_INT(blk_geom(c, &bt, &g), -EINVAL);
+	CHECK_LOG(c, "0 control windows, 1 block-data windows");
+
+	/* windows do not fit the aperture range */
+	blk_build(c, &bt, 12, 0x4000, 0, 0, 0);
+	bt.bdw->offset = 64;
+	CHECK_INT(blk_geom(c, &bt, &g), -EINVAL);
+	CHECK_LOG(c, "do not fit block-data-window range 2 (0x4000 bytes)");
+
+	/* DPA beyond what 48 bits of line number reach */
+	blk_build(c, &bt, 12, 0x4000, 0, 0, 0);
+	bt.bdw->start_address = (1ULL << 54) - 0x1000000;
+	CHECK_INT(blk_geom(c, &bt, &g), -EINVAL);
+	CHECK_LOG(c, "beyond what a block-window command addresses");
+	blk_build(c, &bt, 12, 0x4000, 0, 0, 0);
+	bt.bdw->start_address = (1ULL << 54) - (32ULL << 20) + 64;
+	CHECK_INT(blk_geom(c, &bt, &g), -EINVAL);
+	blk_build(c, &bt, 12, 0x4000, 0, 0, 0);
+	bt.bdw->start_address = (1ULL << 54) - (32ULL << 20);
+	CHECK_INT(blk_geom(c, &bt, &g), 0);
+
+	/* registers overlapping each other */
+	blk_build(c, &bt, 12, 0x4000, 0, 0, 0);
+	bt.dcr->status_offset = 4;
+	CHECK_INT(blk_geom(c, &bt, &g), -EINVAL);
+	CHECK_LOG(c, "command register (offset 0) and status register (offset 0x4) overlap");
+
+	/* two windows whose registers overlap */
+	blk_build(c, &bt, 0x1000, 0x8000, 0, 0, 0);
+	bt.dcr->windows = 2;
+	bt.bdw->windows = 2;
+	bt.dcr->window_size = 8;
+	CHECK_INT(blk_geom(c, &bt, &g), -EINVAL);
+	CHECK_LOG(c, "control window size 0x8 smaller than its registers (12 bytes)");
+
+	/* no map into a control-register range */
+	nb_init(&c->b);
+	bt.spa_bdw = nb_spa(&c->b, sizeof(struct acpi_nfit_system_address), 2,
+			    NFIT_SPA_BDW, 0x400000000ULL, 0x4000);
+	bt.m_bdw = nb_memdev(&c->b, 1, 2, 1, 0, 0, 1);
+	nb_dcr(&c->b, NB_DCR_LEN_FULL, 1, 0x1234, 1);
+	nb_bdw(&c->b, 1, 32ULL << 20);
+	CHECK_INT(blk_geom(c, &bt, &g), -EINVAL);
+	CHECK_LOG(c, "DIMM 0x1: no BLK region: no control-register range for control region 1");
+
+	/* a short control region has no windows */
+	nb_init(&c->b);
+	nb_spa(&c->b, sizeof(struct acpi_nfit_system_address), 1, NFIT_SPA_DCR,
+	       0x300000000ULL, 12);
+	nb_spa(&c->b, sizeof(struct acpi_nfit_system_address), 2, NFIT_SPA_BDW,
+	       0x400000000ULL, 0x4000);
+	nb_memdev(&c->b, 1, 1, 1, 0, 0, 1);
+	bt.m_bdw = nb_memdev(&c->b, 1, 2, 1, 0, 0, 1);
+	nb_dcr(&c->b, NB_DCR_LEN_SHORT, 1, 0x1234, 1);
+	nb_bdw(&c->b, 1, 32ULL << 20);
+	CHECK_INT(blk_geom(c, &bt, &g), -EINVAL);
+	CHECK_LOG(c, "0 control windows, 1 block-data windows");
+
+	/* capacity 0: no block windows, not an error */
+	blk_build(c, &bt, 12, 0x4000, 0, 0, 0);
+	bt.bdw->capacity = 0;
+	CHECK_INT(blk_geom(c, &bt, &g), -ENODEV);
+	CHECK_INT(c->nerr, 0);
+}
+
+static void t_blk_geom_windows_differ(struct tc *c)
+{
+	struct nfit_blk_geom g;
+	struct blk_tab bt;
+
+	/* the lower count is used, with a warning */
+	blk_build(c, &bt, 12, 0x4000, 0, 0, 0);
+	bt.dcr->windows = 2;
+	CHECK_INT(blk_geom(c, &bt, &g), 0);
+	CHECK_INT(g.windows, 1);
+	CHECK_LOG(c, "DIMM 0x1: 2 control windows but 1 block-data windows, using 1");
+	CHECK_INT(c->nerr, 1);
+
+	/* only the windows used must fit */
+	blk_build(c, &bt, 0x2000, 0x8000, 0, 0, 0);
+	bt.dcr->windows = 3;
+	bt.bdw->windows = 2;
+	bt.dcr->window_size = 0x1000;
+	CHECK_INT(blk_geom(c, &bt, &g), 0);
+	CHECK_INT(g.windows, 2);
+	CHECK_INT(nfit_ileave_xlate(&g.ctl, g.status_offset + g.ctl_stride),
+		  0x1008);
+	/* ... each of them */
+	blk_build(c, &bt, 0x1008, 0x8000, 0, 0, 0);
+	bt.dcr->windows = 2;
+	bt.bdw->windows = 2;
+	bt.dcr->window_size = 0x1000;
+	CHECK_INT(blk_geom(c, &bt, &g), -EINVAL);
+	CHECK_LOG(c, "status register of window 1 (offset 0x1008, 4 bytes) outside control range 1");
+}
+
+static void t_blk_geom_overflow(struct tc *c)
+{
+	struct nfit_blk_geom g;
+	struct blk_tab bt;
+
+	blk_build(c, &bt, 12, 0x4000, 0, 0, 0);
+	bt.bdw->offset = ~0ULL - 10;
+	CHECK_INT(blk_geom(c, &bt, &g), -EINVAL);
+	blk_build(c, &bt, 12, 0x4000, 0, 0, 0);
+	bt.bdw->size = 1ULL << 63;
+	bt.bdw->windows = 2;
+	bt.dcr->windows = 2;
+	bt.dcr->window_size = 16;
+	CHECK_INT(blk_geom(c, &bt, &g), -EINVAL);
+	blk_build(c, &bt, 12, 0x4000, 0, 0, 0);
+	bt.m_bdw->region_offset = ~0ULL;
+	CHECK_INT(blk_geom(c, &bt, &g), -EINVAL);
+	blk_build(c, &bt, 12, 0x4000, 0, 0, 0);
+	bt.m_dcr->region_offset = ~0ULL - 4;
+	CHECK_INT(blk_geom(c, &bt, &g), -EINVAL);
+	blk_build(c, &bt, 12, 0x4000, 0, 0, 0);
+	bt.dcr->command_offset = ~0ULL - 3;
+	CHECK_INT(blk_geom(c, &bt, &g), -EINVAL);
+	CHECK_LOG(c, "register offsets 0xfffffffffffffffc/0x8 overflow");
+	blk_build(c, &bt, 0x1000, 0x8000, 0, 0, 0);
+	bt.dcr->windows = 2;
+	bt.bdw->windows = 2;
+	bt.dcr->command_offset = 8;
+	bt.dcr->status_offset = 0;
+	bt.dcr->window_size = ~0ULL - 3;
+	CHECK_INT(blk_geom(c, &bt, &g), -EINVAL);
+	CHECK_LOG(c, "command register of window 1: offset overflows");
+	blk_build(c, &bt, 0x1000, 0x4000, 0, 0, 0);
+	bt.dcr->windows = 0xffff;
+	bt.bdw->windows = 0xffff;
+	bt.dcr->window_size = 1ULL << 60;
+	CHECK_INT(blk_geom(c, &bt, &g), -EINVAL);
+	blk_build(c, &bt, 12, 0x4000, 0, 0, 0);
+	bt.bdw->start_address = ~0ULL - 0xfff;
+	CHECK_INT(blk_geom(c, &bt, &g), -EINVAL);
+	/* interleaved: a huge table size */
+	blk_build(c, &bt, 12, 0x4000, 0, 1, 256);
+	bt.m_bdw->interleave_ways = 0xffff;
+	bt.m_bdw->region_offset = ~0ULL - 300;
+	CHECK_INT(blk_geom(c, &bt, &g), -EINVAL);
+}
+
+static void t_blk_geom_interleave(struct tc *c)
+{
+	struct nfit_blk_geom g;
+	struct blk_tab bt;
+
+	/*
+	 * 2 ways, 256-byte lines, this DIMM's line at offset 1 of 2 (the
+	 * builder's lines sit at i * 2): T(o) = 256 + o / 256 * 512 + o % 256
+	 * for the aperture, T(o) = 256 + o for the registers of window 0.
+	 */
+	blk_build(c, &bt, 0x1000, 0x8000, 1, 1, 256);
+	bt.m_dcr->interleave_ways = 2;
+	bt.m_bdw->interleave_ways = 2;
+	bt.m_dcr->region_offset = 256;
+	bt.m_bdw->region_offset = 256;
+	CHECK_INT(blk_geom(c, &bt, &g), 0);
+	CHECK_INT(g.data.line_size, 256);
+	CHECK_INT(g.data.table_size, 512);
+	CHECK_INT(nfit_ileave_xlate(&g.ctl, 0), 256);
+	CHECK_INT(nfit_ileave_xlate(&g.ctl, 8), 264);
+	CHECK_INT(nfit_ileave_xlate(&g.data, 0), 256);
+	CHECK_INT(nfit_ileave_xlate(&g.data, 255), 511);
+	CHECK_INT(nfit_ileave_xlate(&g.data, 256), 768);
+	CHECK_INT(nfit_ileave_xlate(&g.data, 16383), 0x7fff);
+	CHECK_INT(nfit_ileave_run(&g.data, 250), 6);
+	CHECK_INT(nfit_ileave_run(&g.data, 256), 256);
+	CHECK_INT(c->nerr, 0);
+	/* one byte less of range and the last line is out */
+	blk_build(c, &bt, 0x1000, 0x7fff, 1, 1, 256);
+	bt.m_dcr->interleave_ways = 2;
+	bt.m_bdw->interleave_ways = 2;
+	bt.m_dcr->region_offset = 256;
+	bt.m_bdw->region_offset = 256;
+	CHECK_INT(blk_geom(c, &bt, &g), -EINVAL);
+
+	/* 3 lines per pass at offsets 0, 2, 4 (of 6), 64-byte lines */
+	blk_build(c, &bt, 12, 0x10000, 0, 3, 64);
+	bt.m_bdw->interleave_ways = 2;
+	CHECK_INT(blk_geom(c, &bt, &g), 0);
+	CHECK_INT(g.data.table_size, 384);
+	CHECK_INT(nfit_ileave_xlate(&g.data, 0), 0);
+	CHECK_INT(nfit_ileave_xlate(&g.data, 64), 128);
+	CHECK_INT(nfit_ileave_xlate(&g.data, 130), 258);
+	CHECK_INT(nfit_ileave_xlate(&g.data, 192), 384);
+	CHECK_INT(nfit_ileave_xlate(&g.data, 16383), 255 / 3 * 384 + 64 * 0 +
+		  63 + 0 * 0);
+
+	/* registers across a line */
+	blk_build(c, &bt, 0x1000, 0x4000, 1, 0, 4);
+	CHECK_INT(blk_geom(c, &bt, &g), -EINVAL);
+	CHECK_LOG(c, "DIMM 0x1: no BLK region: command register of window 0 (offset 0) crosses an interleave line of 4 bytes");
+	blk_build(c, &bt, 0x1000, 0x4000, 1, 0, 8);
+	CHECK_INT(blk_geom(c, &bt, &g), 0);
+	blk_build(c, &bt, 0x1000, 0x4000, 1, 0, 8);
+	bt.dcr->status_offset = 0xc;
+	CHECK_INT(blk_geom(c, &bt, &g), 0);
+	blk_build(c, &bt, 0x1000, 0x4000, 1, 0, 8);
+	bt.dcr->status_offset = 0xd;
+	CHECK_INT(blk_geom(c, &bt, &g), -EINVAL);
+	CHECK_LOG(c, "status register of window 0 (offset 0xd) crosses an interleave line of 8 bytes");
+
+	/* the map's ways: 0 is refused by the walker already */
+	blk_build(c, &bt, 0x1000, 0x4000, 0, 1, 256);
+	bt.m_bdw->interleave_ways = 0;
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_INT(state(c, bt.m_bdw), 0);
+	CHECK_LOG(c, "zero interleave ways");
+}
+
+/* a little deterministic generator */
+static u32 rnd_state = 12345;
+static u32 rnd(u32 n)
+{
+	rnd_state = rnd_state * 1103515245 + 12345;
+	return (rnd_state >> 8) % n;
+}
+
+/*
+ * The aperture check is exact: for random tables, the windows fit a
+ * range of exactly max(T(o)) + 1 bytes and not one byte less.
+ */
+static void t_blk_geom_interleave_exact(struct tc *c)
+{
+	struct nfit_blk_geom g;
+	struct blk_tab bt;
+	int iter;
+
+	for (iter = 0; iter < 300; iter++) {
+		u32 lines = 1 + rnd(5), ways = 1 + rnd(4);
+		u32 line = 64 << rnd(3), i;
+		u64 off, max = 0, o, base = rnd(4) * line + rnd(3);
+		u16 windows = 1 + rnd(3);
+		u64 size = 64 * (1 + rnd(40));
+		u32 offs[5];
+
+		for (i = 0; i < lines; i++)
+			offs[i] = rnd(lines * ways);
+		off = rnd(3) * 64 + rnd(2) * 7;
+		/* brute force the highest offset any window byte lands at */
+		for (o = off; o < off + windows * size; o++) {
+			u64 l = o / line, t;
+
+			t = base + (u64)offs[l % lines] * line +
+				l / lines * lines * ways * line + o % line;
+			if (t > max)
+				max = t;
+		}
+		for (i = 0; i < 2; i++) {
+			u32 k;
+
+			blk_build(c, &bt, 0x1000, max + 1 - i, 0, lines, line);
+			for (k = 0; k < lines; k++)
+				idt_set(bt.idt_bdw, k, offs[k]);
+			bt.m_bdw->interleave_ways = ways;
+			bt.m_bdw->region_offset = base;
+			bt.bdw->offset = off;
+			bt.bdw->size = size;
+			bt.bdw->windows = windows;
+			bt.dcr->windows = windows;
+			bt.dcr->window_size = 12;
+			CHECK_INT(blk_geom(c, &bt, &g), i ? -EINVAL : 0);
+			if (!i)
+				CHECK_INT(nfit_ileave_xlate(&g.data, off),
+					  base + (u64)offs[off / line % lines] *
+					  line + off / line / lines * lines *
+					  ways * line + off % line);
+		}
+		if (checks_failed) {
+			printf("#   iteration %d: %u lines of %u, %u ways, base %llu, offset %llu, %u x %llu\n",
+			       iter, lines, line, ways, (unsigned long long)base,
+			       (unsigned long long)off, windows,
+			       (unsigned long long)size);
+			return;
+		}
+	}
+}
+
 struct test {
 	const char *name;
 	void (*fn)(struct tc *c);
@@ -1479,6 +1919,13 @@ static const struct test tests[] = {
 	{ "block window of a control region with index 0 or too short refused", t_bdw_dcr_rejected },
 	{ "SPA overlap by the later range's last byte; non-memory ranges", t_spa_overlap_edges },
 	{ "interleave set completeness only for PM ranges", t_iset_volatile_not_checked },
+	{ "block windows: nfit_test.0's four DIMMs", t_blk_geom_t0 },
+	{ "block windows: region and window offsets applied once", t_blk_geom_offsets },
+	{ "block windows: refused geometries", t_blk_geom_refusals },
+	{ "block windows: control and data window counts differ", t_blk_geom_windows_differ },
+	{ "block windows: overflowing fields refused", t_blk_geom_overflow },
+	{ "block windows: interleave translation and line crossing", t_blk_geom_interleave },
+	{ "block windows: aperture range check is exact (random tables)", t_blk_geom_interleave_exact },
 };
 
 int main(void)

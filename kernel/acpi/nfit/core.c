@@ -13,6 +13,7 @@
 #include <linux/module.h>
 #include <linux/acpi.h>
 #include <linux/device.h>
+#include <linux/err.h>
 #include <linux/ioport.h>
 #include <linux/io.h>
 #include <linux/slab.h>
@@ -26,7 +27,8 @@
 static guid_t nfit_root_guid;
 static guid_t nfit_intel_guid;
 
-static void nfit_log(void *ctx, bool error, const char *fmt, ...)
+/* Sink of table.c's messages, which carry their own "NFIT: " prefix. */
+void nfit_log(void *ctx, bool error, const char *fmt, ...)
 {
 	struct device *dev = ctx;
 	struct va_format vaf;
@@ -36,9 +38,9 @@ static void nfit_log(void *ctx, bool error, const char *fmt, ...)
 	vaf.fmt = fmt;
 	vaf.va = &args;
 	if (error)
-		dev_warn(dev, "NFIT: %pV", &vaf);
+		dev_warn(dev, "%pV", &vaf);
 	else
-		dev_dbg(dev, "NFIT: %pV", &vaf);
+		dev_dbg(dev, "%pV", &vaf);
 	va_end(args);
 }
 
@@ -291,6 +293,35 @@ static const struct attribute_group acpi_nfit_region_group = {
 
 static const struct attribute_group *acpi_nfit_region_groups[] = {
 	&acpi_nfit_region_group,
+	NULL,
+};
+
+/* a BLK region's range is the block-data-window range of its DIMM */
+static ssize_t blk_range_index_show(struct device *dev,
+				    struct device_attribute *attr, char *buf)
+{
+	struct nfit_blk *blk = nd_region_provider_data(to_nd_region(dev));
+
+	return sysfs_emit(buf, "%d\n", blk->geom.spa_bdw->range_index);
+}
+
+static struct device_attribute dev_attr_blk_range_index = {
+	.attr = { .name = "range_index", .mode = 0444 },
+	.show = blk_range_index_show,
+};
+
+static struct attribute *acpi_nfit_blk_region_attributes[] = {
+	&dev_attr_blk_range_index.attr,
+	NULL,
+};
+
+static const struct attribute_group acpi_nfit_blk_region_group = {
+	.name = "nfit",
+	.attrs = acpi_nfit_blk_region_attributes,
+};
+
+static const struct attribute_group *acpi_nfit_blk_region_groups[] = {
+	&acpi_nfit_blk_region_group,
 	NULL,
 };
 
@@ -776,7 +807,9 @@ out:
 /*
  * A block-data-window range gives BLK access to the DIMMs mapped by it
  * that have a block-data-window description: one BLK region per DIMM,
- * covering the DPA range the windows reach.
+ * covering the DPA range the windows reach, with nfit's block-window
+ * access (blk.c).  A DIMM whose windows the table describes wrongly gets
+ * no region (nfit_blk_init() said why); the rest of the bus comes up.
  */
 static void nfit_register_blk_regions(struct acpi_nfit_desc *acpi_desc,
 				      const struct acpi_nfit_system_address *spa)
@@ -788,25 +821,30 @@ static void nfit_register_blk_regions(struct acpi_nfit_desc *acpi_desc,
 		struct nd_mapping_desc mapping = {};
 		struct nd_region_desc ndr_desc = {};
 		struct nfit_mem *nfit_mem;
+		struct nfit_blk *blk;
 
 		if (memdev->range_index != spa->range_index)
 			continue;
 		nfit_mem = nfit_mem_find(acpi_desc, memdev->device_handle);
-		if (!nfit_mem || !nfit_mem->nvdimm || !nfit_mem->bdw ||
-		    !nfit_mem->bdw->capacity) {
-			dev_dbg(acpi_desc->dev, "SPA range %d: DIMM %#x has no block window\n",
+		if (!nfit_mem || !nfit_mem->nvdimm) {
+			dev_dbg(acpi_desc->dev, "SPA range %d: DIMM %#x not registered\n",
 				spa->range_index, memdev->device_handle);
 			continue;
 		}
+		blk = nfit_blk_init(acpi_desc, nfit_mem, memdev);
+		if (IS_ERR(blk))
+			continue;
 		mapping.nvdimm = nfit_mem->nvdimm;
-		mapping.start = nfit_mem->bdw->start_address;
-		mapping.size = nfit_mem->bdw->capacity;
+		mapping.start = blk->geom.dpa_start;
+		mapping.size = blk->geom.dpa_size;
 		ndr_desc.mapping = &mapping;
 		ndr_desc.num_mappings = 1;
-		ndr_desc.attr_groups = acpi_nfit_region_groups;
-		ndr_desc.provider_data = (void *)spa;
+		ndr_desc.attr_groups = acpi_nfit_blk_region_groups;
+		ndr_desc.provider_data = blk;
 		ndr_desc.numa_node = NUMA_NO_NODE;
 		ndr_desc.target_node = NUMA_NO_NODE;
+		ndr_desc.blk_ops = &nfit_blk_ops;
+		ndr_desc.num_lanes = blk->num_lanes;
 		if (!nvdimm_blk_region_create(acpi_desc->nvdimm_bus, &ndr_desc))
 			dev_err(acpi_desc->dev, "DIMM %#x: no BLK region\n",
 				memdev->device_handle);
@@ -867,6 +905,7 @@ int acpi_nfit_init(struct acpi_nfit_desc *acpi_desc, const void *nfit,
 	int rc;
 
 	INIT_LIST_HEAD(&acpi_desc->dimms);
+	INIT_LIST_HEAD(&acpi_desc->blk_claims);
 	copy = devm_kmemdup(dev, nfit, len, GFP_KERNEL);
 	subs = devm_kcalloc(dev, nfit_table_max_subs(len), sizeof(*subs),
 			    GFP_KERNEL);

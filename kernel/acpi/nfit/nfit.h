@@ -66,6 +66,8 @@ struct nfit_mem {
  *	every PMEM region: a region's initial align is this times its
  *	interleave ways (a mock bus of the v4.2 era: PAGE_SIZE).  0, as on
  *	ACPI firmware, keeps the core's default (6.1's)
+ * @blk_claims: struct nfit_blk_claim list: the control-register and
+ *	block-data-window ranges claimed for BLK regions, one per SPA range
  */
 struct acpi_nfit_desc {
 	struct nvdimm_bus_descriptor nd_desc;
@@ -77,6 +79,7 @@ struct acpi_nfit_desc {
 	unsigned long bus_dsm_mask;
 	unsigned long dimm_cmd_mask;
 	unsigned long pmem_align;
+	struct list_head blk_claims;
 };
 
 static inline struct acpi_nfit_desc *to_acpi_nfit_desc(struct nvdimm_bus_descriptor *nd_desc)
@@ -86,5 +89,66 @@ static inline struct acpi_nfit_desc *to_acpi_nfit_desc(struct nvdimm_bus_descrip
 
 int acpi_nfit_init(struct acpi_nfit_desc *acpi_desc, const void *nfit,
 		   u32 len);
+void nfit_log(void *ctx, bool error, const char *fmt, ...) __printf(3, 4);
+
+/* ND_CMD_DIMM_FLAGS: what a BLK DIMM needs around block-window accesses */
+#define NFIT_BLK_READ_FLUSH	BIT(0)	/* invalidate the aperture before reads */
+#define NFIT_BLK_DCR_LATCH	BIT(1)	/* read the command back before the copy */
+
+/* the status bits a DIMM may report (the others are reserved, v4.8+) */
+#define NFIT_BLK_STATUS_MASK	0x80000037U
+
+/* command word: DPA line number, length in lines, direction */
+#define NFIT_BLK_CMD_DPA	GENMASK_ULL(47, 0)
+#define NFIT_BLK_CMD_LEN_SHIFT	48
+#define NFIT_BLK_CMD_MAX_LINES	255U
+#define NFIT_BLK_CMD_WRITE	BIT_ULL(56)
+
+/**
+ * struct nfit_blk_regs - the mapped registers of one block window
+ * @cmd: command register (64-bit)
+ * @status: status register (32-bit)
+ */
+struct nfit_blk_regs {
+	void __iomem *cmd;
+	void __iomem *status;
+};
+
+/**
+ * struct nfit_blk - one BLK region's block windows: its provider_data
+ * @acpi_desc: its bus
+ * @nfit_mem: its DIMM
+ * @geom: the windows as the NFIT describes them, checked at nfit probe
+ * @num_lanes: windows in use: geom.windows, at most ND_BLK_MAX_LANES
+ * @span: most bytes one command moves counted from a line start: the
+ *	window rounded down to whole lines, at most 255 lines
+ * @regs: per window in use, its registers (set by enable)
+ * @aperture: the block-data-window range, mapped (set by enable)
+ * @dimm_flags: NFIT_BLK_* flags of the DIMM (set by enable)
+ * @adr_noted: the "no flush hint" note was printed
+ *
+ * Allocated at nfit probe for the bus device's lifetime; the mappings
+ * belong to the region device between enable and the region's disable,
+ * the only time the core calls do_io.
+ */
+struct nfit_blk {
+	struct acpi_nfit_desc *acpi_desc;
+	struct nfit_mem *nfit_mem;
+	struct nfit_blk_geom geom;
+	unsigned int num_lanes;
+	u32 span;
+	struct nfit_blk_regs *regs;
+	void *aperture;
+	u32 dimm_flags;
+	bool adr_noted;
+};
+
+extern const struct nd_blk_ops nfit_blk_ops;
+struct nfit_blk *nfit_blk_init(struct acpi_nfit_desc *acpi_desc,
+			       struct nfit_mem *nfit_mem,
+			       const struct acpi_nfit_memory_map *memdev);
+
+/* exported by the kernel (CONFIG_ARCH_HAS_PMEM_API); <linux/libnvdimm.h> is upstream's */
+void arch_invalidate_pmem(void *addr, size_t size);
 
 #endif /* __NFIT_H__ */

@@ -12,6 +12,7 @@
  */
 #include <linux/errno.h>
 #include <linux/kernel.h>
+#include <linux/overflow.h>
 #include <linux/stddef.h>
 #include <linux/string.h>
 
@@ -845,4 +846,354 @@ unsigned int nfit_spa_nr_memdevs(const struct nfit_table *t, u16 range_index)
 		if (m->range_index == range_index)
 			count++;
 	return count;
+}
+
+/* Line offset @i of an interleave table (the array may sit unaligned). */
+static u32 nfit_idt_line(const struct acpi_nfit_interleave *idt, u32 i)
+{
+	u32 v;
+
+	memcpy(&v, (const u8 *)idt +
+	       offsetof(struct acpi_nfit_interleave, line_offset) +
+	       (size_t)i * sizeof(v), sizeof(v));
+	return v;
+}
+
+/**
+ * nfit_ileave_xlate() - SPA range offset of a device offset
+ * @il: layout accepted by nfit_blk_geom()
+ * @off: device offset inside the registers or apertures it checked
+ *
+ * Return: T(@off), see struct nfit_ileave.
+ */
+u64 nfit_ileave_xlate(const struct nfit_ileave *il, u64 off)
+{
+	u64 line;
+
+	if (!il->line_size)
+		return il->base + off;
+	line = off / il->line_size;
+	return il->base +
+		(u64)nfit_idt_line(il->idt, line % il->num_lines) * il->line_size +
+		line / il->num_lines * il->table_size + off % il->line_size;
+}
+
+/**
+ * nfit_ileave_run() - bytes from a device offset that are contiguous in the range
+ * @il: a layout
+ * @off: device offset
+ *
+ * Return: the bytes up to the end of @off's interleave line, U64_MAX
+ * when the layout has no interleave table.
+ */
+u64 nfit_ileave_run(const struct nfit_ileave *il, u64 off)
+{
+	if (!il->line_size)
+		return U64_MAX;
+	return il->line_size - off % il->line_size;
+}
+
+/* nfit_ileave_xlate() with every step overflow-checked */
+static bool nfit_ileave_checked(const struct nfit_ileave *il, u64 off,
+				u64 *out)
+{
+	u64 line, pass, v;
+
+	if (!il->line_size)
+		return !check_add_overflow(il->base, off, out);
+	line = off / il->line_size;
+	v = (u64)nfit_idt_line(il->idt, line % il->num_lines) * il->line_size;
+	if (check_mul_overflow(line / il->num_lines, il->table_size, &pass) ||
+	    check_add_overflow(v, pass, &v) ||
+	    check_add_overflow(v, il->base, &v) ||
+	    check_add_overflow(v, off % il->line_size, out))
+		return false;
+	return true;
+}
+
+/*
+ * The highest range offset T(o) for o in [lo, hi].  With a table: for
+ * each line index, the last line at or below hi's with that index (a
+ * later pass is table_size >= line_size further, more than any offset
+ * inside a line), if it is not below lo's line.
+ */
+static bool nfit_ileave_max(const struct nfit_ileave *il, u64 lo, u64 hi,
+			    u64 *max)
+{
+	u64 l0, l1, best = 0;
+	u32 i;
+
+	if (!il->line_size)
+		return nfit_ileave_checked(il, hi, max);
+	l0 = lo / il->line_size;
+	l1 = hi / il->line_size;
+	for (i = 0; i < il->num_lines; i++) {
+		u64 back = (l1 % il->num_lines + il->num_lines - i) %
+			il->num_lines;
+		u64 line, off, v;
+
+		if (back > l1 || l1 - back < l0)
+			continue;
+		line = l1 - back;
+		off = line == l1 ? hi : line * il->line_size + il->line_size - 1;
+		if (!nfit_ileave_checked(il, off, &v))
+			return false;
+		if (v > best)
+			best = v;
+	}
+	*max = best;
+	return true;
+}
+
+/* The layout of the device offsets of map @m in its range. */
+static int nfit_ileave_init(const struct nfit_table *t,
+			    const struct acpi_nfit_memory_map *m,
+			    struct nfit_ileave *il, const char *what,
+			    nfit_log_fn log, void *ctx)
+{
+	const struct acpi_nfit_interleave *idt;
+	u16 ways = m->interleave_ways;
+	u64 lines;
+
+	memset(il, 0, sizeof(*il));
+	il->base = m->region_offset;
+	if (!m->interleave_index)
+		return 0;
+	idt = nfit_idt_by_index(t, m->interleave_index);
+	if (!idt || !idt->line_count || !idt->line_size) {
+		log(ctx, true,
+		    "NFIT: DIMM %#x: no BLK region: %s range %u: interleave table %u unusable\n",
+		    m->device_handle, what, m->range_index, m->interleave_index);
+		return -EINVAL;
+	}
+	if (!ways) {
+		log(ctx, true,
+		    "NFIT: DIMM %#x: no BLK region: %s range %u: interleave table %u with 0 ways\n",
+		    m->device_handle, what, m->range_index, m->interleave_index);
+		return -EINVAL;
+	}
+	if (check_mul_overflow((u64)idt->line_count, (u64)ways, &lines) ||
+	    check_mul_overflow(lines, (u64)idt->line_size, &il->table_size)) {
+		log(ctx, true,
+		    "NFIT: DIMM %#x: no BLK region: %s range %u: interleave table %u x %u ways overflows\n",
+		    m->device_handle, what, m->range_index, m->interleave_index,
+		    ways);
+		return -EINVAL;
+	}
+	il->idt = idt;
+	il->line_size = idt->line_size;
+	il->num_lines = idt->line_count;
+	return 0;
+}
+
+/* The map of DIMM @handle into a control-register range of @dcr_index. */
+static const struct acpi_nfit_memory_map *
+nfit_memdev_dcr(const struct nfit_table *t, u32 handle, u16 dcr_index)
+{
+	const struct acpi_nfit_memory_map *m;
+
+	nfit_for_each_usable(t, m, ACPI_NFIT_TYPE_MEMORY_MAP) {
+		const struct acpi_nfit_system_address *spa;
+
+		if (m->device_handle != handle || m->region_index != dcr_index ||
+		    !m->range_index)
+			continue;
+		spa = nfit_spa_by_index(t, m->range_index);
+		if (spa && nfit_spa_kind(spa) == NFIT_SPA_DCR)
+			return m;
+	}
+	return NULL;
+}
+
+/* One register of window @k: inside the range, not across a line. */
+static int nfit_blk_check_reg(const struct nfit_blk_geom *g, u64 reg, u16 k,
+			      u64 width, const char *name, nfit_log_fn log,
+			      void *ctx)
+{
+	const struct nfit_ileave *il = &g->ctl;
+	u64 off, at, end;
+
+	if (check_mul_overflow((u64)k, g->ctl_stride, &off) ||
+	    check_add_overflow(off, reg, &off)) {
+		log(ctx, true,
+		    "NFIT: DIMM %#x: no BLK region: %s register of window %u: offset overflows\n",
+		    g->handle, name, k);
+		return -EINVAL;
+	}
+	if (il->line_size && off % il->line_size + width > il->line_size) {
+		log(ctx, true,
+		    "NFIT: DIMM %#x: no BLK region: %s register of window %u (offset %#llx) crosses an interleave line of %u bytes\n",
+		    g->handle, name, k, off, il->line_size);
+		return -EINVAL;
+	}
+	if (!nfit_ileave_checked(il, off, &at) ||
+	    check_add_overflow(at, width, &end) || end > g->spa_dcr->length) {
+		log(ctx, true,
+		    "NFIT: DIMM %#x: no BLK region: %s register of window %u (offset %#llx, %llu bytes) outside control range %u (%#llx bytes)\n",
+		    g->handle, name, k, off, width, g->spa_dcr->range_index,
+		    g->spa_dcr->length);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int nfit_blk_check_regs(const struct nfit_blk_geom *g,
+			       nfit_log_fn log, void *ctx)
+{
+	u64 c = g->cmd_offset, s = g->status_offset, lo, hi;
+	u16 k;
+	int rc;
+
+	/* [c, c + 8) and [s, s + 4): fields are u64, the sums cannot wrap */
+	if (c >= U64_MAX - 8 || s >= U64_MAX - 4) {
+		log(ctx, true,
+		    "NFIT: DIMM %#x: no BLK region: register offsets %#llx/%#llx overflow\n",
+		    g->handle, c, s);
+		return -EINVAL;
+	}
+	if (c < s + NFIT_BLK_STATUS_BYTES && s < c + NFIT_BLK_CMD_BYTES) {
+		log(ctx, true,
+		    "NFIT: DIMM %#x: no BLK region: command register (offset %#llx) and status register (offset %#llx) overlap\n",
+		    g->handle, c, s);
+		return -EINVAL;
+	}
+	lo = min(c, s);
+	hi = max(c + NFIT_BLK_CMD_BYTES, s + NFIT_BLK_STATUS_BYTES);
+	if (g->windows > 1 && g->ctl_stride < hi - lo) {
+		log(ctx, true,
+		    "NFIT: DIMM %#x: no BLK region: control window size %#llx smaller than its registers (%llu bytes)\n",
+		    g->handle, g->ctl_stride, hi - lo);
+		return -EINVAL;
+	}
+	for (k = 0; k < g->windows; k++) {
+		rc = nfit_blk_check_reg(g, c, k, NFIT_BLK_CMD_BYTES, "command",
+					log, ctx);
+		if (!rc)
+			rc = nfit_blk_check_reg(g, s, k, NFIT_BLK_STATUS_BYTES,
+						"status", log, ctx);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int nfit_blk_check_apertures(const struct nfit_blk_geom *g,
+				    nfit_log_fn log, void *ctx)
+{
+	u64 span, last, max;
+
+	if (check_mul_overflow((u64)g->windows, g->win_size, &span) ||
+	    check_add_overflow(g->win_offset, span - 1, &last) ||
+	    !nfit_ileave_max(&g->data, g->win_offset, last, &max) ||
+	    max >= g->spa_bdw->length) {
+		log(ctx, true,
+		    "NFIT: DIMM %#x: no BLK region: %u windows of %#llx bytes at offset %#llx do not fit block-data-window range %u (%#llx bytes)\n",
+		    g->handle, g->windows, g->win_size, g->win_offset,
+		    g->spa_bdw->range_index, g->spa_bdw->length);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * nfit_blk_geom() - describe and check the block windows of one DIMM
+ * @t: parsed table
+ * @memdev_bdw: a usable map of the DIMM into a block-data-window range
+ * @g: filled in
+ * @log: message sink (one line per refusal or warning), or NULL
+ * @ctx: passed to @log
+ *
+ * Finds the DIMM's control region, its block-data-window description and
+ * its map into a control-register range, and checks, with every sum
+ * overflow-checked: both window counts non-zero (when they differ, the
+ * lower is used, with a warning: ACPI 6.0 5.2.25.6 says they match);
+ * windows of at least 64 bytes that fit in the block-data-window range;
+ * command (8 bytes) and status (4 bytes) registers that do not overlap,
+ * fit in the control window size and, for every window, in the control
+ * range without crossing an interleave line; interleave tables with
+ * non-zero ways; a DPA range the 48-bit line number of the command word
+ * can address.
+ *
+ * Return: 0 when the DIMM's windows are usable; -ENODEV when the DIMM has
+ * no block windows (no description, or a capacity of 0: debug note only);
+ * -EINVAL when the table describes them wrongly (logged as an error).
+ */
+int nfit_blk_geom(const struct nfit_table *t,
+		  const struct acpi_nfit_memory_map *memdev_bdw,
+		  struct nfit_blk_geom *g, nfit_log_fn log, void *ctx)
+{
+	u32 handle = memdev_bdw->device_handle;
+	u16 dcr_windows;
+	u64 end;
+	int rc;
+
+	if (!log)
+		log = nfit_log_nop;
+	memset(g, 0, sizeof(*g));
+	g->handle = handle;
+	g->memdev_bdw = memdev_bdw;
+	g->spa_bdw = nfit_spa_by_index(t, memdev_bdw->range_index);
+	g->dcr = nfit_dcr_by_index(t, memdev_bdw->region_index);
+	g->bdw = nfit_bdw_by_dcr(t, memdev_bdw->region_index);
+	if (!g->spa_bdw || nfit_spa_kind(g->spa_bdw) != NFIT_SPA_BDW ||
+	    !g->dcr || !g->bdw || !g->bdw->capacity) {
+		log(ctx, false,
+		    "NFIT: DIMM %#x: SPA range %u: no block window description\n",
+		    handle, memdev_bdw->range_index);
+		return -ENODEV;
+	}
+	g->memdev_dcr = nfit_memdev_dcr(t, handle, memdev_bdw->region_index);
+	g->spa_dcr = g->memdev_dcr ?
+		nfit_spa_by_index(t, g->memdev_dcr->range_index) : NULL;
+	if (!g->spa_dcr) {
+		log(ctx, true,
+		    "NFIT: DIMM %#x: no BLK region: no control-register range for control region %u\n",
+		    handle, memdev_bdw->region_index);
+		return -EINVAL;
+	}
+
+	dcr_windows = nfit_dcr_windows(g->dcr);
+	if (!dcr_windows || !g->bdw->windows) {
+		log(ctx, true,
+		    "NFIT: DIMM %#x: no BLK region: %u control windows, %u block-data windows\n",
+		    handle, dcr_windows, g->bdw->windows);
+		return -EINVAL;
+	}
+	g->windows = min(dcr_windows, g->bdw->windows);
+	if (dcr_windows != g->bdw->windows)
+		log(ctx, true,
+		    "NFIT: DIMM %#x: %u control windows but %u block-data windows, using %u\n",
+		    handle, dcr_windows, g->bdw->windows, g->windows);
+
+	g->cmd_offset = g->dcr->command_offset;
+	g->status_offset = g->dcr->status_offset;
+	g->ctl_stride = g->dcr->window_size;
+	g->win_offset = g->bdw->offset;
+	g->win_size = g->bdw->size;
+	g->dpa_start = g->bdw->start_address;
+	g->dpa_size = g->bdw->capacity;
+
+	if (g->win_size < NFIT_BLK_LINE) {
+		log(ctx, true,
+		    "NFIT: DIMM %#x: no BLK region: block-data window size %#llx (at least %u bytes needed)\n",
+		    handle, g->win_size, NFIT_BLK_LINE);
+		return -EINVAL;
+	}
+	if (check_add_overflow(g->dpa_start, g->dpa_size, &end) ||
+	    end > NFIT_BLK_DPA_LIMIT) {
+		log(ctx, true,
+		    "NFIT: DIMM %#x: no BLK region: DPA %#llx + %#llx beyond what a block-window command addresses\n",
+		    handle, g->dpa_start, g->dpa_size);
+		return -EINVAL;
+	}
+
+	rc = nfit_ileave_init(t, g->memdev_dcr, &g->ctl, "control", log, ctx);
+	if (!rc)
+		rc = nfit_ileave_init(t, memdev_bdw, &g->data,
+				      "block-data-window", log, ctx);
+	if (!rc)
+		rc = nfit_blk_check_regs(g, log, ctx);
+	if (!rc)
+		rc = nfit_blk_check_apertures(g, log, ctx);
+	return rc;
 }

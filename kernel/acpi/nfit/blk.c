@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nfit.ko: BLK (block-window) access to a DIMM's media, the provider
+ * side of a BLK region (struct nd_blk_ops).  The protocol, where each
+ * fact comes from and how we depart from v4.2: docs/blk-aperture.md.
+ *
+ * A DIMM with block windows has, per window k, a 64-bit command
+ * register and a 32-bit status register in a control-register range
+ * (DCR), and an aperture in a block-data-window range (BDW).  One
+ * transfer through window k:
+ *
+ *   1. write the command (DPA line, length in lines, direction) as one
+ *      64-bit store; if the DIMM asks for it (LATCH), read it back;
+ *   2. copy the data between the buffer and the aperture at offset
+ *      DPA % 64 (non-temporal stores for writes, then nvdimm_flush());
+ *   3. read the status; any defined error bit fails the transfer.
+ *
+ * nfit probe checks the geometry (table.c nfit_blk_geom()) and claims
+ * the ranges; enable maps them and reads the DIMM's flags; do_io runs
+ * under the core's lane lock and never sleeps.
+ */
+#include <linux/device.h>
+#include <linux/err.h>
+#include <linux/io.h>
+#include <linux/io-64-nonatomic-lo-hi.h>
+#include <linux/ioport.h>
+#include <linux/kernel.h>
+#include <linux/math.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include "nfit.h"
+
+/**
+ * struct nfit_blk_claim - one SPA range claimed for BLK access
+ * @list: entry in acpi_desc->blk_claims
+ * @range_index: the range
+ * @rc: 0 when claimed, -EBUSY when someone else holds it
+ */
+struct nfit_blk_claim {
+	struct list_head list;
+	u16 range_index;
+	int rc;
+};
+
+/*
+ * Claim a control or block-data-window range once per bus, for the bus
+ * device's lifetime.  Several BLK regions may share one range (DIMMs
+ * interleaved in it, or packed side by side), so the claim cannot belong
+ * to one region: a second request of the same range would fail.  Each
+ * region maps the range itself at enable.  Called at nfit probe, before
+ * the bus teardown action is registered, so devres releases the claims
+ * after the regions are gone.
+ */
+static int nfit_blk_claim(struct acpi_nfit_desc *acpi_desc,
+			  const struct acpi_nfit_system_address *spa,
+			  const char *name)
+{
+	struct nfit_blk_claim *c;
+
+	list_for_each_entry(c, &acpi_desc->blk_claims, list)
+		if (c->range_index == spa->range_index)
+			return c->rc;
+	c = devm_kzalloc(acpi_desc->dev, sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	c->range_index = spa->range_index;
+	if (!devm_request_mem_region(acpi_desc->dev, spa->address, spa->length,
+				     name)) {
+		dev_err(acpi_desc->dev, "SPA range %u (%s) [%#llx, +%#llx): busy\n",
+			spa->range_index, name, spa->address, spa->length);
+		c->rc = -EBUSY;
+	}
+	list_add_tail(&c->list, &acpi_desc->blk_claims);
+	return c->rc;
+}
+
+/**
+ * nfit_blk_init - describe a DIMM's block windows for a BLK region
+ * @acpi_desc: the bus
+ * @nfit_mem: the DIMM
+ * @memdev: its map into a block-data-window range
+ *
+ * Checks the windows' geometry against the table (nfit_blk_geom(): the
+ * refusals are logged there, naming the DIMM) and claims the two ranges.
+ *
+ * Return: the region's provider_data (devm on the bus device), or an
+ * ERR_PTR: -ENODEV when the DIMM has no block windows, -EINVAL when the
+ * table describes them wrongly, -EBUSY or -ENOMEM.
+ */
+struct nfit_blk *nfit_blk_init(struct acpi_nfit_desc *acpi_desc,
+			       struct nfit_mem *nfit_mem,
+			       const struct acpi_nfit_memory_map *memdev)
+{
+	struct nfit_blk *blk;
+	struct nfit_blk_geom g;
+	u64 span;
+	int rc;
+
+	rc = nfit_blk_geom(&acpi_desc->table, memdev, &g, nfit_log,
+			   acpi_desc->dev);
+	if (rc)
+		return ERR_PTR(rc);
+	rc = nfit_blk_claim(acpi_desc, g.spa_dcr, "nfit BLK control registers");
+	if (!rc)
+		rc = nfit_blk_claim(acpi_desc, g.spa_bdw, "nfit BLK apertures");
+	if (rc) {
+		dev_err(acpi_desc->dev, "DIMM %#x: no BLK region: ranges unavailable: %d\n",
+			nfit_mem->handle, rc);
+		return ERR_PTR(rc);
+	}
+	blk = devm_kzalloc(acpi_desc->dev, sizeof(*blk), GFP_KERNEL);
+	if (!blk)
+		return ERR_PTR(-ENOMEM);
+	blk->acpi_desc = acpi_desc;
+	blk->nfit_mem = nfit_mem;
+	blk->geom = g;
+	blk->num_lanes = min_t(unsigned int, g.windows, ND_BLK_MAX_LANES);
+	span = rounddown(g.win_size, NFIT_BLK_LINE);
+	blk->span = min_t(u64, span, NFIT_BLK_CMD_MAX_LINES * NFIT_BLK_LINE);
+	return blk;
+}
+
+/*
+ * The DIMM's block-window flags, read once per enable through the
+ * provider's own command path.  A DIMM that does not implement the
+ * command gets v4.2's default, LATCH.
+ */
+static int nfit_blk_get_flags(struct nfit_blk *blk, struct device *dev)
+{
+	struct nvdimm_bus_descriptor *nd_desc = &blk->acpi_desc->nd_desc;
+	struct nfit_mem *nfit_mem = blk->nfit_mem;
+	struct nd_cmd_dimm_flags flags = {};
+	int rc, cmd_rc = 0;
+
+	blk->dimm_flags = NFIT_BLK_DCR_LATCH;
+	if (nfit_mem->family == NFIT_FAMILY_NONE ||
+	    !test_bit(ND_CMD_DIMM_FLAGS, &nfit_mem->dsm_mask)) {
+		dev_dbg(dev, "DIMM %#x: no flags command, assuming LATCH\n",
+			nfit_mem->handle);
+		return 0;
+	}
+	rc = nd_desc->ndctl(nd_desc, nfit_mem->nvdimm, ND_CMD_DIMM_FLAGS,
+			    &flags, sizeof(flags), &cmd_rc);
+	if (rc == -ENOTTY) {
+		dev_dbg(dev, "DIMM %#x: flags command not supported, assuming LATCH\n",
+			nfit_mem->handle);
+		return 0;
+	}
+	if (rc < 0) {
+		dev_err(dev, "DIMM %#x (%s): cannot read the block-window flags: %d\n",
+			nfit_mem->handle, nvdimm_name(nfit_mem->nvdimm), rc);
+		return -ENXIO;
+	}
+	if (cmd_rc || flags.status) {
+		dev_err(dev, "DIMM %#x (%s): cannot read the block-window flags: firmware status %#x\n",
+			nfit_mem->handle, nvdimm_name(nfit_mem->nvdimm),
+			flags.status);
+		return -ENXIO;
+	}
+	if (rc) {
+		dev_err(dev, "DIMM %#x (%s): cannot read the block-window flags: %d bytes of the answer missing\n",
+			nfit_mem->handle, nvdimm_name(nfit_mem->nvdimm), rc);
+		return -ENXIO;
+	}
+	blk->dimm_flags = flags.flags;
+	dev_dbg(dev, "DIMM %#x: flags %#x\n", nfit_mem->handle, flags.flags);
+	return 0;
+}
+
+static int nfit_blk_enable(struct nd_region *nd_region, struct device *dev)
+{
+	struct nfit_blk *blk = nd_region_provider_data(nd_region);
+	const struct nfit_blk_geom *g = &blk->geom;
+	struct nfit_mem *nfit_mem = blk->nfit_mem;
+	struct nfit_blk_regs *regs;
+	void __iomem *ctl;
+	void *aperture;
+	unsigned int k;
+	int rc;
+
+	/* what a previous enable mapped went with that region's disable */
+	blk->regs = NULL;
+	blk->aperture = NULL;
+	ctl = devm_ioremap(dev, g->spa_dcr->address, g->spa_dcr->length);
+	if (!ctl) {
+		dev_err(dev, "DIMM %#x: cannot map control range %u [%#llx, +%#llx)\n",
+			nfit_mem->handle, g->spa_dcr->range_index,
+			g->spa_dcr->address, g->spa_dcr->length);
+		return -ENXIO;
+	}
+	aperture = devm_memremap(dev, g->spa_bdw->address, g->spa_bdw->length,
+				 MEMREMAP_WB);
+	if (IS_ERR(aperture)) {
+		dev_err(dev, "DIMM %#x: cannot map block-data-window range %u [%#llx, +%#llx): %ld\n",
+			nfit_mem->handle, g->spa_bdw->range_index,
+			g->spa_bdw->address, g->spa_bdw->length,
+			PTR_ERR(aperture));
+		return PTR_ERR(aperture);
+	}
+	regs = devm_kcalloc(dev, blk->num_lanes, sizeof(*regs), GFP_KERNEL);
+	if (!regs)
+		return -ENOMEM;
+	/* nfit_blk_geom() checked every register of every window in range */
+	for (k = 0; k < blk->num_lanes; k++) {
+		u64 stride = k * g->ctl_stride;
+
+		regs[k].cmd = ctl + nfit_ileave_xlate(&g->ctl,
+						      g->cmd_offset + stride);
+		regs[k].status = ctl + nfit_ileave_xlate(&g->ctl,
+							 g->status_offset + stride);
+	}
+	rc = nfit_blk_get_flags(blk, dev);
+	if (rc)
+		return rc;
+	blk->regs = regs;
+	blk->aperture = aperture;
+	if (!nfit_mem->flush && !blk->adr_noted) {
+		dev_info(dev, "DIMM %#x: no flush hint: persistence of BLK writes relies on the platform's ADR\n",
+			 nfit_mem->handle);
+		blk->adr_noted = true;
+	}
+	dev_dbg(dev, "DIMM %#x: %u windows of %#llx bytes, flags %#x\n",
+		nfit_mem->handle, blk->num_lanes, g->win_size, blk->dimm_flags);
+	return 0;
+}
+
+/* Move the bytes of one command between @buf and the aperture at @off. */
+static void nfit_blk_copy(struct nfit_blk *blk, u64 off, void *buf, u32 n,
+			  bool write)
+{
+	const struct nfit_ileave *il = &blk->geom.data;
+	u32 done, run;
+
+	for (done = 0; done < n; done += run) {
+		void *p = blk->aperture + nfit_ileave_xlate(il, off + done);
+
+		run = min_t(u64, n - done, nfit_ileave_run(il, off + done));
+		if (write) {
+			memcpy_flushcache(p, buf + done, run);
+		} else {
+			if (blk->dimm_flags & NFIT_BLK_READ_FLUSH)
+				arch_invalidate_pmem(p, run);
+			memcpy(buf + done, p, run);
+		}
+	}
+}
+
+/*
+ * One command: @n bytes at @dpa, with dpa % 64 + n <= blk->span, so
+ * the lines it touches fit the window and the 8-bit length field.
+ */
+static int nfit_blk_command(struct nd_region *nd_region, struct nfit_blk *blk,
+			    unsigned int lane, u64 dpa, void *buf, u32 n,
+			    bool write)
+{
+	const struct nfit_blk_geom *g = &blk->geom;
+	const struct nfit_blk_regs *regs = &blk->regs[lane];
+	u32 head = dpa % NFIT_BLK_LINE;
+	u64 lines = DIV_ROUND_UP(head + n, NFIT_BLK_LINE);
+	__le64 word;
+	u32 status;
+
+	word = cpu_to_le64(((dpa / NFIT_BLK_LINE) & NFIT_BLK_CMD_DPA) |
+			   lines << NFIT_BLK_CMD_LEN_SHIFT |
+			   (write ? NFIT_BLK_CMD_WRITE : 0));
+	__iowrite64_copy(regs->cmd, &word, 1);
+	/* the command reaches the DIMM before any data moves */
+	wmb();
+	if (blk->dimm_flags & NFIT_BLK_DCR_LATCH)
+		ioread64_lo_hi(regs->cmd);
+
+	nfit_blk_copy(blk, g->win_offset + lane * g->win_size + head, buf, n,
+		      write);
+	if (write)
+		nvdimm_flush(nd_region);
+
+	status = ioread32(regs->status) & NFIT_BLK_STATUS_MASK;
+	if (!status)
+		return 0;
+	dev_err_ratelimited(nvdimm_dev(blk->nfit_mem->nvdimm),
+			    "BLK %s of %u bytes at DPA %#llx (window %u): status %#x\n",
+			    write ? "write" : "read", n, dpa, lane, status);
+	return -EIO;
+}
+
+static int nfit_blk_do_io(struct nd_region *nd_region, unsigned int lane,
+			  u64 dpa, void *buf, size_t len, bool write)
+{
+	struct nfit_blk *blk = nd_region_provider_data(nd_region);
+	int rc = 0;
+
+	if (WARN_ON_ONCE(lane >= blk->num_lanes || !blk->regs))
+		return -EIO;
+	while (len && !rc) {
+		u32 n = min_t(u64, len, blk->span - dpa % NFIT_BLK_LINE);
+
+		rc = nfit_blk_command(nd_region, blk, lane, dpa, buf, n, write);
+		dpa += n;
+		buf += n;
+		len -= n;
+	}
+	return rc;
+}
+
+const struct nd_blk_ops nfit_blk_ops = {
+	.enable = nfit_blk_enable,
+	.do_io = nfit_blk_do_io,
+};
