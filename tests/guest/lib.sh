@@ -93,7 +93,7 @@ ND_MODULES="dax_pmem device_dax nd_pmem nd_blk nd_btt nfit_test_powercut nd_e820
 
 platform_modules() {
 	case $NVT_PLATFORM in
-	nfit_test) echo "nfit_test nd_pmem" ;;
+	nfit_test) echo "nfit_test nd_pmem nd_blk" ;;
 	*) echo "nfit nd_pmem" ;;
 	esac
 }

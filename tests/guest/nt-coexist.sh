@@ -84,8 +84,11 @@ fi
 qverify "after I/O on the mock device"
 set -- $real0
 got="$(calls devm_memremap) | $(calls __devm_request_region) | $(calls insert_resource) | $(calls devm_ioremap)"
+# mock: nfit_test.1's PM range + nfit_test.0's 4 BLK apertures mapped;
+# that range + 4 control + 4 aperture ranges claimed; 4 flush hints + 4
+# control ranges ioremapped
 expect_eq "mock ranges served by the mock, real ones unchanged (mock real, per wrapper)" "$got" \
-	"1 $1 | 1 $2 | 3 $3 | 4 $4"
+	"5 $1 | 9 $2 | 3 $3 | 8 $4"
 expect_eq "/proc/iomem: QEMU's ranges only" "$(grep -c 'Persistent Memory' /proc/iomem)" "$iomem_before"
 # QEMU's label DIMM still answers through ACPI _DSM
 ld=

@@ -17,12 +17,14 @@
 # max_available_extent); namespace_seed moved to a new idle namespace.
 # The expected values are the table below, worked out by hand from the
 # allocation policy, never read back from the kernel.  Then the labels on
-# each DIMM (decoded from the raw area), a pattern through /dev/pmem of
-# pm0.0 and pm1.0, and all of it again after (a) regions + DIMMs unbound
-# and rebound and (b) the nfit_test.0 platform device unbound from its
-# driver and bound again (the mock frees its media and label storage on
-# remove: when the areas come back blank they are written back from
-# copies, as a power cycle would keep them, and the data check is skipped).  Finally everything is deleted (size 0) in
+# each DIMM (decoded from the raw area), every namespace bound (PMEM to
+# nd_pmem, BLK to nd_blk) and a distinct pattern through each block
+# device (/dev/pmemR, /dev/ndblkR.N), and all of it again after (a)
+# regions + DIMMs unbound and rebound and (b) the nfit_test.0 platform
+# device unbound from its driver and bound again (the mock keeps media and
+# labels across it, as a power cycle would; should they come back blank,
+# the labels are written back from copies and the data check is
+# skipped).  Finally everything is deleted (size 0) in
 # reverse order: available_size walks back up the table, the labels are
 # gone, the seeds stay.
 . /nvt/lib.sh
@@ -38,6 +40,10 @@ nt_debugfs || { nok "no debugfs"; exit 0; }
 REGION_KEYS="R0 R1 B0 B1 B2 B3"
 range_of() {
 	case $1 in R0) echo 1 ;; R1) echo 2 ;; B0) echo 7 ;; B1) echo 8 ;; B2) echo 9 ;; B3) echo 10 ;; esac
+}
+# the namespace driver of a region's namespaces
+drv_of() {
+	case $1 in R*) echo nd_pmem ;; *) echo nd_blk ;; esac
 }
 # the document's region names
 docname_of() {
@@ -192,14 +198,12 @@ echo "$STEPS" | while read key rk nsid mib ss order ext a0 a1 b0 b1 b2 b3; do
 	esac
 	[ -z "$bad" ] && ok "$key: ${N##*/} configured (order $order)" ||
 		nok "$key: ${N##*/} writes failed:$bad"
-	# a PMEM seed advances when it binds (v4.2, 6.1); a BLK one, until
-	# nd_blk exists, when it gets DPA (docs/namespaces.md)
-	if [ "$(nstype_of x $rk)" = 5 ]; then
-		expect_eq "$key: $(reg $rk)'s seed stays ${N##*/} until it binds" \
-			"$(cat $R/namespace_seed 2>/dev/null)" "${N##*/}"
-		echo ${N##*/} > /sys/bus/nd/drivers/nd_pmem/bind 2>/tmp/doc.err
-		nd_settle
-	fi
+	# a seed advances when it binds (v4.2, 6.1): PMEM to nd_pmem, BLK
+	# to nd_blk
+	expect_eq "$key: $(reg $rk)'s seed stays ${N##*/} until it binds" \
+		"$(cat $R/namespace_seed 2>/dev/null)" "${N##*/}"
+	echo ${N##*/} > /sys/bus/nd/drivers/$(drv_of $rk)/bind 2>/tmp/doc.err
+	nd_settle
 	expect_eq "$key: ${N##*/} size nstype dpa_extents uuid alt_name sector_size" \
 		"$(ns_state $N)" "$((mib * MiB)) $(nstype_of x $rk) $ext $u $name $ss"
 	avail_check "$key" $a0 $a1 $b0 $b1 $b2 $b3
@@ -248,9 +252,11 @@ expect_labels() {
 }
 expect_labels "configured"
 
-ns_phase "pmem data"
-# --- data through /dev/pmem of pm0.0 and pm1.0 --------------------------------
-PM_KEYS="pm0.0:R0:0:6101 pm1.0:R1:0:6102"
+ns_phase "data"
+# --- data through /dev/pmem of pm0.0, pm1.0 and /dev/ndblk of the blk* -----
+# every namespace of the picture, PMEM and BLK (/dev/ndblkR.N, nd_blk)
+PM_KEYS="pm0.0:R0:0:6101 pm1.0:R1:0:6102 blk2.0:B0:0:6103 blk3.0:B1:0:6104
+blk2.1:B0:1:6105 blk3.1:B1:1:6106 blk4.0:B2:0:6107 blk5.0:B3:0:6108"
 pm_io() {	# write|verify DESC
 	local e key rk nsid seed N b
 	for e in $PM_KEYS; do
@@ -276,9 +282,9 @@ for e in $PM_KEYS; do
 $e
 EOF
 	N=$(nsdir $rk $nsid)
-	echo ${N##*/} > /sys/bus/nd/drivers/nd_pmem/bind 2>/tmp/doc.err
+	[ -e $N/driver ] || echo ${N##*/} > /sys/bus/nd/drivers/$(drv_of $rk)/bind 2>/tmp/doc.err
 	nd_settle
-	expect_eq "$key: ${N##*/} bound to nd_pmem" "$(ns_driver $N)" nd_pmem
+	expect_eq "$key: ${N##*/} bound to $(drv_of $rk)" "$(ns_driver $N)" $(drv_of $rk)
 done
 pm_io write "configured"
 for d in $DIMMS; do ns_area $d /tmp/doc.save.$d; done
@@ -319,7 +325,7 @@ check_all() {
 $e
 EOF
 		N=$(nsdir $rk $nsid)
-		expect_eq "$1: $key (${N##*/}) probed by nd_pmem again" "$(ns_driver $N)" nd_pmem
+		expect_eq "$1: $key (${N##*/}) probed by $(drv_of $rk) again" "$(ns_driver $N)" $(drv_of $rk)
 	done
 }
 

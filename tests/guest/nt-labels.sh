@@ -21,8 +21,9 @@ nl=$(nt_dimm 1 0x0)
 for d in $dimms; do
 	expect_eq "$d GET_CONFIG_SIZE" "$(nd-label-ioctl size /dev/$d)" \
 		"rc=0 err=0 status=0 config_size=$NT_LABEL_SIZE max_xfer=$NT_MAX_XFER"
+	# the mock's block windows latch (nfit_test blk_flags: LATCH)
 	expect_eq "$d DIMM_FLAGS" "$(nd-label-ioctl flags /dev/$d)" \
-		"rc=0 err=0 status=0 flags=0"
+		"rc=0 err=0 status=0 flags=0x2"
 done
 expect_eq "$nl (nfit_test.1, no label commands) GET_CONFIG_SIZE" \
 	"$(nd-label-ioctl size /dev/$nl)" "rc=-25 err=ENOTTY status=0 config_size=0 max_xfer=0"

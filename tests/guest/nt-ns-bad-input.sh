@@ -21,6 +21,11 @@
 # checksum is wrong.  Each: the damaged namespaces are left unclaimed, the
 # others come up, the kernel log says so, nothing is written to the area
 # until asked.
+#
+# The namespaces are configured, never enabled: a BLK one is bound to
+# nd_blk once (its region's seed advances when it binds) and unbound, then
+# nd_blk is unloaded until the end so that region re-enables leave them
+# unbound and their attributes writable.
 . /nvt/lib.sh
 . /nvt/label.inc
 . /nvt/nfit_test.inc
@@ -137,7 +142,13 @@ echo "$BASE" | while read key rk t mib ext ss name; do
 		r=$(ns_w $N/${w%% *} "${w#* }")
 		[ "$r" = ok ] || echo "$key ${N##*/} ${w%% *}: $r"
 	done
+	if [ $t = 6 ]; then
+		r=$(ns_w /sys/bus/nd/drivers/nd_blk/bind ${N##*/})
+		[ "$r" = ok ] || echo "$key ${N##*/} bind to nd_blk: $r"
+		echo ${N##*/} > /sys/bus/nd/drivers/nd_blk/unbind
+	fi
 done > /tmp/bad.fail
+rmmod nd_blk || echo "rmmod nd_blk failed" >> /tmp/bad.fail
 [ -s /tmp/bad.fail ] && nok "base layout: $(tr '\n' ';' < /tmp/bad.fail)" ||
 	ok "base layout: A P1 B2a B2b B3 configured through sysfs"
 NA=$(ns_by_uuid $R0 $U_A)
@@ -462,4 +473,5 @@ log_says "$C" "$D1.*(checksum|$U_Q0)"
 expect_eq "$C: region0 available_size MiB (DIMM 0's Q0 label still reserves its DPA)" \
 	"$(($(cat $R0/available_size) / MiB))" 16
 area_same "$C" $D1
+modprobe nd_blk || nok "modprobe nd_blk"
 ns_phase "done"

@@ -40,12 +40,11 @@ creator() {
 		s=$R/$(cat $R/namespace_seed)
 		u=$(printf '57e55000-0000-4000-8000-%012x' $((i + ${2:-0})))
 		echo $u > $s/uuid 2>/dev/null &&
+			echo 4096 > $s/sector_size 2>/dev/null &&
 			echo $((16 * MiB)) > $s/size 2>/dev/null || fails=$((fails + 1))
-		if [ "$3" = pmem ]; then
-			echo ${s##*/} > /sys/bus/nd/drivers/nd_pmem/bind 2>/dev/null ||
-				fails=$((fails + 1))
-			echo ${s##*/} > /sys/bus/nd/drivers/nd_pmem/unbind 2>/dev/null
-		fi
+		echo ${s##*/} > /sys/bus/nd/drivers/nd_$3/bind 2>/dev/null ||
+			fails=$((fails + 1))
+		echo ${s##*/} > /sys/bus/nd/drivers/nd_$3/unbind 2>/dev/null
 		echo 0 > $s/size 2>/dev/null || fails=$((fails + 1))
 		i=$((i + 1))
 	done

@@ -7,7 +7,7 @@
 . /nvt/nfit_test.inc
 
 CYCLES=${NVT_NT_CYCLES:-20}
-TEST_MODS="nd_pmem nd_btt nfit_test_powercut nfit_test nfit libnvdimm nfit_test_iomap"
+TEST_MODS="nd_pmem nd_blk nd_btt nfit_test_powercut nfit_test nfit libnvdimm nfit_test_iomap"
 nd_settle
 nt_debugfs
 # btt ids are not reused within a load (btt-nt moved the seed on): a

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * nvt-powercut BTT_DIR PASSES: enumerate power cuts over BTT writes.
+ * nvt-powercut BTT_DIR PASSES [DRIVER]: enumerate power cuts over BTT writes
+ * (DRIVER: the namespace driver binding the btt, nd_pmem by default).
  *
  * BTT_DIR is a bound btt (/sys/bus/nd/devices/bttR.N) of the test build,
  * whose nd_btt.ko media stores go through nfit_test_powercut.ko.  Each
@@ -63,6 +64,8 @@ static const struct round rounds[] = {
 };
 
 static const char *btt_dir, *btt_name;
+/* the namespace driver of the btt's region: nd_pmem, or nd_blk on BLK */
+static const char *driver = "nd_pmem";
 static char disk[300];
 static size_t bsize;
 static void *buf, *rbuf;
@@ -126,7 +129,11 @@ static int find_disk(void)
 
 static int attach(void)
 {
-	int rc = put("/sys/bus/nd/drivers/nd_pmem/bind", btt_name);
+	char path[128];
+	int rc;
+
+	snprintf(path, sizeof(path), "/sys/bus/nd/drivers/%s/bind", driver);
+	rc = put(path, btt_name);
 
 	if (rc) {
 		fprintf(stderr, "nvt-powercut: bind %s: %s\n", btt_name,
@@ -138,7 +145,10 @@ static int attach(void)
 
 static void detach(void)
 {
-	if (put("/sys/bus/nd/drivers/nd_pmem/unbind", btt_name))
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/bus/nd/drivers/%s/unbind", driver);
+	if (put(path, btt_name))
 		die("unbind");
 }
 
@@ -290,10 +300,12 @@ int main(int argc, char **argv)
 	long passes, cuts = 0, torn = 0, attach_fail = 0;
 	int p, ri;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: nvt-powercut BTT_DIR PASSES\n");
+	if (argc != 3 && argc != 4) {
+		fprintf(stderr, "usage: nvt-powercut BTT_DIR PASSES [DRIVER]\n");
 		return 2;
 	}
+	if (argc == 4)
+		driver = argv[3];
 	btt_dir = argv[1];
 	btt_name = strrchr(btt_dir, '/') ? strrchr(btt_dir, '/') + 1 : btt_dir;
 	passes = atol(argv[2]);
