@@ -6,6 +6,7 @@
 #                ends with "N passed, N failed[, N skipped]"
 #   make check-stock   only the oracle boots (Debian's modules)
 #   make bench   fio on /dev/pmem0 and its BTT, ours vs stock
+#   make bench-blk   fio on a BLK vs a PMEM namespace of nfit_test
 #   make check-debug   our modules (production + test build, with gcov) on
 #                a debug kernel (KASAN, lockdep, kmemleak, UBSAN): the boots
 #                of tests/guest/plan-debug, any checker report fails,
@@ -37,7 +38,7 @@ GUEST_TOOLS := $(patsubst tests/guest/tools/%.c,$(BUILD)/guest-tools/%,$(wildcar
 SUBMAKE = $(MAKE) --no-print-directory
 
 .PHONY: all help deps kernel modules userspace _userspace host-check tools initramfs run check \
-	check-stock check-debug bench soak _soak clean _modules _host-check _initramfs _run \
+	check-stock check-debug bench bench-blk soak _soak clean _modules _host-check _initramfs _run \
 	_check _check-stock _check-debug _bench
 
 all: modules
@@ -204,6 +205,9 @@ bench: modules userspace tools
 	@$(SUBMAKE) _bench
 _bench:
 	@$(NVT) bench
+
+bench-blk: modules userspace tools
+	@$(NVT) bench --blk
 
 clean:
 	rm -rf $(BUILD)

@@ -8,7 +8,8 @@ Sub-commands (normally called from the top-level Makefile):
   run    [--set SET] [--interactive]  boot, show the topology (or a shell)
   check  [--sets stock,ours]        run the boots of tests/guest/plan, print
                                     "N passed, N failed, N skipped"
-  bench                             fio on /dev/pmem0 and its BTT, ours vs stock
+  bench [--blk]                     fio on /dev/pmem0 and its BTT, ours vs stock;
+                                    --blk: BLK vs PMEM namespaces on nfit_test
 
 Everything it needs comes from build/kernel.mk (written by
 scripts/fetch-kernel.sh); each of its variables can be overridden from the
@@ -975,6 +976,8 @@ def cmd_bench(cfg, args):
         "wall-clock time" if wall else
         "instruction-counted time (-icount shift=0: 1 ns per instruction)",
         rounds))
+    if args.blk:
+        return bench_blk(cfg, args, rounds)
     res = {}
     for rnd in range(rounds):
         for mset in (["ours", "stock"] if rnd % 2 == 0 else ["stock", "ours"]):
@@ -1018,6 +1021,48 @@ def cmd_bench(cfg, args):
     return 0 if ok else 1
 
 
+def bench_blk(cfg, args, rounds):
+    """BLK against PMEM on nfit_test (the test build): the same fio jobs
+    on a 16 MiB BLK namespace (every byte through a block window) and a
+    16 MiB PMEM namespace of the same mock bus, in one boot per round;
+    the figure is the median blk/pmem ratio (the aperture costs a copy
+    and three register accesses per command: reported, not a floor)."""
+    res = {}
+    for rnd in range(rounds):
+        name = "bench-blk"
+        say("bench: round %d of %d: BLK and PMEM on nfit_test" % (rnd + 1, rounds))
+        r = boot(cfg, name, "test", "nfit_test", (), name, True, mode="bench",
+                 fio=True, timeout=args.timeout)
+        if r.problem:
+            say("bench: %s" % r.problem)
+            continue
+        path = os.path.join(GUEST_OUT, name, "bench.txt")
+        if not os.path.exists(path):
+            say("bench: no results (%s)" % path)
+            continue
+        for line in open(path):
+            f = line.split()
+            if len(f) == 3 and "-" in f[0]:
+                kind, job = f[0].split("-", 1)
+                res.setdefault((kind, job), {})[rnd] = (float(f[1]), f[2])
+    say("bench: %-18s %14s %14s %10s   (median of %d rounds)" %
+        ("job", "blk", "pmem", "blk/pmem", rounds))
+    ok = True
+    for job in BENCH_JOBS[:4]:
+        b, p = res.get(("blk", job), {}), res.get(("pmem", job), {})
+        both = [r for r in b if r in p and p[r][0]]
+        if not both:
+            ok = False
+            say("bench: %-18s %14s %14s %10s" % (job, "-", "-", "-"))
+            continue
+        unit = b[both[0]][1]
+        ratios = sorted(b[r][0] / p[r][0] for r in both)
+        say("bench: %-18s %14s %14s %10.2f" % (
+            job, "%.0f %s" % (b[both[0]][0], unit),
+            "%.0f %s" % (p[both[0]][0], unit), ratios[len(ratios) // 2]))
+    return 0 if ok else 1
+
+
 # ----------------------------------------------------------------- main ----
 
 def main():
@@ -1053,6 +1098,8 @@ def main():
     p.add_argument("--host-log")
     p = sub.add_parser("bench")
     p.add_argument("--timeout", type=int)
+    p.add_argument("--blk", action="store_true",
+                   help="BLK against PMEM on nfit_test (make bench-blk)")
     args = ap.parse_args()
     cfg = Config()
     if args.cmd == "image":

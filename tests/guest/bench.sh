@@ -1,9 +1,11 @@
-# bench: fio on /dev/pmem0, then on its BTT (make bench; not in check).
-# Writes "job value unit" lines to $NVT_OUT/bench.txt.
+# bench: fio on /dev/pmem0, then on its BTT (make bench; not in check);
+# on nfit_test (make bench-blk): a BLK namespace against a PMEM one of
+# the same mock bus.  Writes "job value unit" lines to $NVT_OUT/bench.txt.
 . /nvt/lib.sh
 
 DEV=${NVT_BENCH_DEV:-/dev/pmem0}
 RUNTIME=${NVT_BENCH_RUNTIME:-4}
+SIZE=256M
 : > $NVT_OUT/bench.txt
 if ! command -v fio > /dev/null; then
 	echo "# nvt: bench: fio missing from the image"
@@ -22,7 +24,7 @@ fio_jobs() {
 		set -- $job
 		echo "# nvt: bench: $pfx$1 on $dev"
 		if ! fio --name=$1 --filename=$dev --rw=$2 --bs=$3 --direct=1 \
-			--ioengine=$engine --size=256M --runtime=$RUNTIME --time_based \
+			--ioengine=$engine --size=$SIZE --runtime=$RUNTIME --time_based \
 			--numjobs=1 --minimal > /tmp/fio.out 2> /tmp/fio.err; then
 			echo "# nvt: bench: $pfx$1 failed: $(head -c 300 /tmp/fio.err)"
 			continue
@@ -34,8 +36,38 @@ fio_jobs() {
 	done
 }
 
-fio_jobs $DEV "" "seq-read-1M read 1M 7 MiB/s" "seq-write-1M write 1M 48 MiB/s" \
-	"rand-read-4K randread 4K 8 IOPS" "rand-write-4K randwrite 4K 49 IOPS"
+JOBS4="seq-read-1M read 1M 7 MiB/s|seq-write-1M write 1M 48 MiB/s|rand-read-4K randread 4K 8 IOPS|rand-write-4K randwrite 4K 49 IOPS"
+
+if [ "$NVT_PLATFORM" = nfit_test ]; then
+	# 16 MiB through DIMM 0x100's block window (4096-byte sectors) and
+	# 16 MiB of region0's 2-way interleave, both on blank labels
+	. /nvt/nfit_test.inc
+	. /nvt/ns.inc
+	. /nvt/blk.inc
+	nd_settle
+	b0=$(nt_bus 0)
+	nt_blank_labels 0 $(nt_dimm 0 0x0) $(nt_dimm 0 0x1) $(nt_dimm 0 0x100) $(nt_dimm 0 0x101)
+	SIZE=16M
+	for e in blk:9:nd_blk pmem:1:nd_pmem; do
+		k=${e%%:*} r=${e#*:} drv=${e##*:}
+		r=${r%%:*}
+		R=$b0/$(nt_region 0 $r)
+		echo 0 > $R/read_only
+		N=$(blk_create $R $(cat /proc/sys/kernel/random/uuid) 4096 $((16 * MiB)) bench-$k)
+		echo ${N##*/} > /sys/bus/nd/drivers/$drv/bind
+		nd_settle
+		IFS='|'
+		set -- $JOBS4
+		unset IFS
+		fio_jobs /dev/$(nt_blockdev $N) $k- "$@"
+	done
+	exit 0
+fi
+
+IFS='|'
+set -- $JOBS4
+unset IFS
+fio_jobs $DEV "" "$@"
 
 # the same namespace in sector mode (BTT 1.1, label-less), made by
 # Debian's ndctl on either module set: 4 KiB random read and write
