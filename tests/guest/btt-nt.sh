@@ -23,7 +23,8 @@ n=${ns##*/}
 echo 0 > $r/read_only
 media=$NT_DBG/nfit_test.1/dimm0/media
 # the refusals' dev_dbg lines are part of what is checked
-echo 'func nd_btt_sector_size_op +p; func nd_btt_claim +p' > /sys/kernel/debug/dynamic_debug/control
+[ ! -e /sys/kernel/debug/dynamic_debug/control ] ||
+	echo 'func nd_btt_sector_size_op +p; func nd_btt_claim +p' > /sys/kernel/debug/dynamic_debug/control
 bind=/sys/bus/nd/drivers/nd_pmem/bind
 unbind=/sys/bus/nd/drivers/nd_pmem/unbind
 
@@ -184,4 +185,6 @@ expect_eq "enable $n after the wipe" "$(ns_w $bind $n)" ok
 nd_settle
 expect_eq "$n: raw, no holder after the wipe" "$(ns_rd $ns/holder) $(ns_driver $ns) $(cat $ns/mode)" "- nd_pmem raw"
 echo 1 > $r/read_only
-echo 'func nd_btt_sector_size_op -p; func nd_btt_claim -p' > /sys/kernel/debug/dynamic_debug/control
+# the dev_dbg lines off again (no control file without CONFIG_DYNAMIC_DEBUG)
+DDC=/sys/kernel/debug/dynamic_debug/control
+[ ! -e $DDC ] || echo 'func nd_btt_sector_size_op -p; func nd_btt_claim -p' > $DDC

@@ -48,7 +48,9 @@ for lba in 512 520 528 4096 4104 4160 4224; do
 		"$(blockdev --getsize64 /dev/$disk 2>&1) $(blockdev --getss /dev/$disk 2>&1)" "$want $ss"
 	meta=$((lba - ss))
 	I=/sys/block/$disk/integrity
-	if [ $meta -gt 0 ]; then
+	if [ ! -d $I ]; then
+		skip "/dev/$disk: integrity profile" "kernel without CONFIG_BLK_DEV_INTEGRITY"
+	elif [ $meta -gt 0 ]; then
 		expect_eq "/dev/$disk: integrity format, tag size, interval" \
 			"$(cat $I/format 2>&1) $(cat $I/tag_size 2>&1) $(cat $I/protection_interval_bytes 2>&1)" \
 			"nop $meta $ss"
