@@ -265,15 +265,7 @@ static int nd_blk_probe(struct device *dev)
 		dev_dbg(dev, "smaller than one sector\n");
 		return -ENXIO;
 	}
-	rc = nvdimm_namespace_bytes_enable(dev, dev);
-	if (rc)
-		return rc;
-	rc = nd_btt_probe(dev);
-	if (!rc)
-		return -ENXIO;		/* back as the btt that claimed it */
-	if (rc != -ENODEV)
-		return rc;
-	rc = nd_namespace_raw_allowed(dev);
+	rc = nd_namespace_probe_raw(dev);
 	if (rc)
 		return rc;
 	return nd_blk_attach_disk(dev, lbasize);
@@ -286,10 +278,7 @@ static void nd_blk_notify(struct device *dev, enum nvdimm_event event)
 	if (event != NVDIMM_REVALIDATE_RO)
 		return;
 	if (is_nd_btt(dev)) {
-		struct nd_btt *nd_btt = to_nd_btt(dev);
-
-		if (nd_btt->btt)
-			nvdimm_btt_set_ro(dev, nd_region_read_only(nd_btt->ndns));
+		nd_btt_revalidate_ro(dev);
 		return;
 	}
 	blk = dev_get_drvdata(dev);

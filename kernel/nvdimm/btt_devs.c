@@ -676,7 +676,6 @@ out:
 	kfree(info);
 	return rc;
 }
-EXPORT_SYMBOL_GPL(nd_btt_probe);
 
 int __init nd_btt_init(void)
 {

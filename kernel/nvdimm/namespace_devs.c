@@ -435,7 +435,36 @@ int nd_namespace_raw_allowed(struct device *ndns_dev)
 		 nd_claim_class_names[nsio->claim_class]);
 	return -ENXIO;
 }
-EXPORT_SYMBOL_GPL(nd_namespace_raw_allowed);
+
+/**
+ * nd_namespace_probe_raw - what a namespace driver does before it
+ *	attaches a namespace raw
+ * @ndns_dev: the namespace, probing (its device lock held), after
+ *	nd_namespace_common_probe()
+ *
+ * Enables byte access for the probe (devm on @ndns_dev), lets a
+ * personality whose metadata is on the media claim the namespace
+ * (nd_btt_probe()), and checks that nothing reserves it for one.
+ *
+ * Returns 0 when the driver may attach it raw; -ENXIO when a btt
+ * claimed it (it comes back as that device) or it is reserved; or the
+ * errno of the byte access or the claim.
+ */
+int nd_namespace_probe_raw(struct device *ndns_dev)
+{
+	int rc;
+
+	rc = nvdimm_namespace_bytes_enable(ndns_dev, ndns_dev);
+	if (rc)
+		return rc;
+	rc = nd_btt_probe(ndns_dev);
+	if (!rc)
+		return -ENXIO;		/* back as the btt that claimed it */
+	if (rc != -ENODEV)
+		return rc;
+	return nd_namespace_raw_allowed(ndns_dev);
+}
+EXPORT_SYMBOL_GPL(nd_namespace_probe_raw);
 
 /*
  * Label-backed namespaces: PMEM (nstype 5) and BLK (nstype 6).  Attribute

@@ -215,6 +215,10 @@ static inline bool is_nd_blk(struct nd_region *nd_region)
 
 struct nvdimm_bus *walk_to_nvdimm_bus(struct device *dev);
 
+/* namespace_devs.c, btt_devs.c: personality autodetect */
+int nd_namespace_raw_allowed(struct device *ndns_dev);
+int nd_btt_probe(struct device *ndns_dev);
+
 /* region_devs.c */
 int nd_region_blk_io(struct nd_region *nd_region, u64 dpa, void *buf,
 		     size_t len, bool write);

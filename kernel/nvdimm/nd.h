@@ -224,7 +224,7 @@ static inline struct nd_btt *to_nd_btt(struct device *dev)
 
 int nd_namespace_common_probe(struct device *ndns_dev, struct device *by,
 			      struct range *range);
-int nd_namespace_raw_allowed(struct device *ndns_dev);
+int nd_namespace_probe_raw(struct device *ndns_dev);
 bool nd_region_read_only(struct device *ndns_dev);
 const char *nd_namespace_disk_name(struct device *ndns_dev, char *name,
 				   size_t len);
@@ -239,11 +239,19 @@ int nvdimm_write_bytes(struct device *ndns_dev, u64 offset, const void *buf,
 u64 nvdimm_namespace_capacity(struct device *ndns_dev);
 
 /* btt devices, core: btt_devs.c */
-int nd_btt_probe(struct device *ndns_dev);
 u64 nd_namespace_btt_start(struct device *ndns_dev);
 
 /* nd_btt.ko: the BTT block device, attached by the namespace driver */
 int nvdimm_namespace_attach_btt(struct device *btt_dev);
 void nvdimm_btt_set_ro(struct device *btt_dev, bool ro);
+
+/* a namespace driver's REVALIDATE_RO for a btt device it bound */
+static inline void nd_btt_revalidate_ro(struct device *btt_dev)
+{
+	struct nd_btt *nd_btt = to_nd_btt(btt_dev);
+
+	if (nd_btt->btt)
+		nvdimm_btt_set_ro(btt_dev, nd_region_read_only(nd_btt->ndns));
+}
 
 #endif /* __ND_H__ */

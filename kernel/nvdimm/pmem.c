@@ -168,15 +168,7 @@ static int nd_pmem_probe(struct device *dev)
 	rc = nd_namespace_common_probe(dev, dev, &range);
 	if (rc)
 		return rc;
-	rc = nvdimm_namespace_bytes_enable(dev, dev);
-	if (rc)
-		return rc;
-	rc = nd_btt_probe(dev);
-	if (!rc)
-		return -ENXIO;		/* back as the btt that claimed it */
-	if (rc != -ENODEV)
-		return rc;
-	rc = nd_namespace_raw_allowed(dev);
+	rc = nd_namespace_probe_raw(dev);
 	if (rc)
 		return rc;
 	return pmem_attach_disk(dev, range.start, range_len(&range));
@@ -189,10 +181,7 @@ static void nd_pmem_notify(struct device *dev, enum nvdimm_event event)
 	if (event != NVDIMM_REVALIDATE_RO)
 		return;
 	if (is_nd_btt(dev)) {
-		struct nd_btt *nd_btt = to_nd_btt(dev);
-
-		if (nd_btt->btt)
-			nvdimm_btt_set_ro(dev, nd_region_read_only(nd_btt->ndns));
+		nd_btt_revalidate_ro(dev);
 		return;
 	}
 	pmem = dev_get_drvdata(dev);
