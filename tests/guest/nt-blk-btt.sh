@@ -49,6 +49,10 @@ if [ -n "$ab" ]; then
 else
 	nok "$n: no btt claimed it at enable: $(dsince | grep -E "$n|btt" | tail -n 3 | tr '\n' '|')"
 fi
+echo 1 > $R/read_only
+expect_eq "/sys/block/$(btt_disk $ab)/ro with ${R##*/} read_only 1" "$(cat /sys/block/$(btt_disk $ab)/ro 2>&1)" 1
+echo 0 > $R/read_only
+expect_eq "/sys/block/$(btt_disk $ab)/ro with read_only 0" "$(cat /sys/block/$(btt_disk $ab)/ro 2>&1)" 0
 nt_regions_unbind 0
 nt_regions_bind 0
 ab=$(btt_of $N)

@@ -152,6 +152,18 @@ expect_eq "${N##*/}: a bound BLK namespace keeps its size" "$(ns_w $N/size $((4 
 	"Device or resource busy"
 verify_all "after the refused writes"
 
+# --- read-only region, synchronous (FUA) writes -------------------------------
+echo 1 > $R/read_only
+expect_eq "/sys/block/$disk/ro with ${R##*/} read_only 1" "$(cat /sys/block/$disk/ro)" 1
+dd if=/dev/zero of=/dev/$disk bs=512 count=1 oflag=direct 2> /dev/null &&
+	nok "a write to read-only /dev/$disk succeeded" || ok "a write to read-only /dev/$disk is refused"
+echo 0 > $R/read_only
+expect_eq "/sys/block/$disk/ro with read_only 0" "$(cat /sys/block/$disk/ro)" 0
+expect_eq "/dev/$disk unchanged by the refused write" "$(blk_dev_sum /dev/$disk 0 $sz)" "$before"
+check "a synchronous (O_DIRECT|O_DSYNC: FUA) write of /dev/$disk" \
+	nvt-pattern wsync /dev/$disk 12288 8192 7099
+check "the synchronous write reads back" nvt-pattern verify /dev/$disk 12288 8192 7099
+
 for e in $NSS; do
 	blk_delete ${e%%:*}
 done

@@ -4,6 +4,8 @@
  *
  *   nvt-pattern gen    SEED LEN              pattern to stdout
  *   nvt-pattern write  DEV OFF LEN SEED      pwrite pattern at OFF, fsync
+ *   nvt-pattern wsync  DEV OFF LEN SEED      the same with O_DIRECT|O_DSYNC
+ *                                            (FUA writes on a block device)
  *   nvt-pattern verify DEV OFF LEN SEED      compare; exit 1 on mismatch
  *   nvt-pattern sum    DEV OFF LEN           print FNV-1a 64 checksum of range
  *
@@ -95,7 +97,9 @@ static uint64_t dev_size(int fd)
 
 int main(int argc, char **argv)
 {
-	static uint8_t buf[CHUNK], want[CHUNK];
+	/* aligned for O_DIRECT (wsync) */
+	static uint8_t buf[CHUNK] __attribute__((aligned(4096)));
+	static uint8_t want[CHUNK] __attribute__((aligned(4096)));
 	const char *op = argc > 1 ? argv[1] : "";
 	long long off, len, done;
 	int fd;
@@ -112,14 +116,17 @@ int main(int argc, char **argv)
 		return 0;
 	}
 
-	if (!((!strcmp(op, "write") || !strcmp(op, "verify")) && argc == 6) &&
+	if (!((!strcmp(op, "write") || !strcmp(op, "wsync") ||
+	       !strcmp(op, "verify")) && argc == 6) &&
 	    !(!strcmp(op, "sum") && argc == 5)) {
 		fprintf(stderr, "usage: nvt-pattern gen SEED LEN | write DEV OFF LEN SEED |\n"
-				"       verify DEV OFF LEN SEED | sum DEV OFF LEN\n");
+				"       wsync DEV OFF LEN SEED | verify DEV OFF LEN SEED |\n"
+				"       sum DEV OFF LEN\n");
 		return 2;
 	}
 
-	fd = open(argv[2], op[0] == 'w' ? O_RDWR : O_RDONLY);
+	fd = open(argv[2], op[0] != 'w' ? O_RDONLY :
+		  op[1] == 's' ? O_RDWR | O_DIRECT | O_DSYNC : O_RDWR);
 	if (fd < 0)
 		die(argv[2]);
 	off = num(argv[3]);
