@@ -20,6 +20,11 @@ usage: fakesys.py ROOT PLATFORM [--labels]
             nfit_test  nfit_test.0 as DOC42 draws it (4 DIMMs, 2 PMEM
                        regions nstype 5, 4 BLK regions nstype 6) plus
                        nfit_test.1 (one label-less PMEM range)
+            nfit_test-blk  nfit_test with BLK namespaces in every state:
+                       namespace2.0 raw, enabled by nd_blk (ndblk2.0,
+                       520-byte sectors); namespace3.0 in sector mode
+                       (btt3.0 enabled by nd_blk, disk ndblk3.0s);
+                       namespace4.0 configured, disabled; idle seeds
   --dev     also create ROOT/dev/nmemN as regular label-area files
             (ROOT/dev/nmemN.lsa) for the fake ioctl shim
 
@@ -214,6 +219,36 @@ def qemu(labelled=False):
         make_ns(r1, 1, 1, 5, 0, sector="512 4096 ", enabled=False)
 
 
+def sizes_sel(v):
+    """a btt's or BLK namespace's sector_size list with V selected"""
+    return " ".join("[%s]" % x if x == str(v) else x
+                    for x in BLK_SIZES.split()) + " "
+
+
+BLK_SIZES = "512 520 528 4096 4104 4160 4224 "
+
+
+def claim_by_btt(r, rid, n, uuid, lbasize, nbytes, nstype, disk, driver):
+    """namespace directory N of region directory R (regionRID) claimed by
+    bttRID.0 (uuid, LBASIZE, NBYTES usable), bound to DRIVER with DISK;
+    the idle seed moves on to bttRID.1"""
+    w(os.path.join(n, "mode"), "safe\n")
+    w(os.path.join(n, "holder"), "btt%d.0\n" % rid)
+    w(os.path.join(n, "holder_class"), "btt\n")
+    b = os.path.join(r, "btt%d.0" % rid)
+    os.rename(b, os.path.join(r, "btt%d.1" % rid))
+    w(os.path.join(r, "btt_seed"), "btt%d.1\n" % rid)
+    w(os.path.join(b, "uuid"), uuid + "\n")
+    w(os.path.join(b, "sector_size"), sizes_sel(lbasize) + "\n")
+    w(os.path.join(b, "namespace"), os.path.basename(n) + "\n")
+    w(os.path.join(b, "size"), "%d\n" % nbytes)
+    w(os.path.join(b, "modalias"), "nd:t%d\n" % nstype)
+    w(os.path.join(b, "devtype"), "nd_btt\n")
+    w(os.path.join(b, "numa_node"), "0\n")
+    w(os.path.join(b, "block", disk, "size"), "%d\n" % (nbytes // 512))
+    bind(b, driver)
+
+
 def qemu_btt():
     qemu(labelled=True)
     drivers(["nd_btt"])
@@ -221,22 +256,8 @@ def qemu_btt():
     r1 = os.path.join(bus, "region1")
     n = os.path.join(r1, "namespace1.0")
     os.unlink(os.path.join(n, "driver"))
-    w(os.path.join(n, "mode"), "safe\n")
-    w(os.path.join(n, "holder"), "btt1.0\n")
-    w(os.path.join(n, "holder_class"), "btt\n")
-    b = os.path.join(r1, "btt1.0")
-    os.rename(os.path.join(r1, "btt1.0"), os.path.join(r1, "btt1.1"))
-    w(os.path.join(r1, "btt1.1", "modalias"), "nd:t5\n")
-    w(os.path.join(r1, "btt_seed"), "btt1.1\n")
-    w(os.path.join(b, "uuid"), "7b1e2d5a-3c4f-4a6b-8d9e-0f1a2b3c4d5e\n")
-    w(os.path.join(b, "sector_size"), "512 520 528 [4096] 4104 4160 4224 \n")
-    w(os.path.join(b, "namespace"), "namespace1.0\n")
-    w(os.path.join(b, "size"), "%d\n" % (65272 * 4096))
-    w(os.path.join(b, "modalias"), "nd:t5\n")
-    w(os.path.join(b, "devtype"), "nd_btt\n")
-    w(os.path.join(b, "numa_node"), "0\n")
-    w(os.path.join(b, "block", "pmem1s", "size"), "%d\n" % (65272 * 8))
-    bind(b, "nd_btt")
+    claim_by_btt(r1, 1, n, "7b1e2d5a-3c4f-4a6b-8d9e-0f1a2b3c4d5e", 4096,
+                 65272 * 4096, 5, "pmem1s", "nd_btt")
 
 
 def qemu_shared():
@@ -283,11 +304,41 @@ def nfit_test():
         rid = 2 + i
         r = make_region(bus, rid, 32 * M, 6, [(i, 0, 32 * M, 0)], blk=True,
                         range_index=0, avail=32 * M, align=0x1000)
-        make_ns(r, rid, 0, 6, 0, sector="512 520 528 4096 4104 4160 4224 ",
-                enabled=False)
+        make_ns(r, rid, 0, 6, 0, sector=BLK_SIZES, enabled=False)
     bus1 = make_bus("platform/nfit_test.1", 1, "nfit_test.1", 247, commands="")
     r6 = make_region(bus1, 6, 32 * M, 4, [], range_index=1, align=0x1000)
     make_ns(r6, 6, 0, 4, 32 * M, blockdev="pmem6", resource=0x1000000000)
+
+
+def nfit_test_blk():
+    nfit_test()
+    bus = sysdir("devices", "platform/nfit_test.0", "ndbus0")
+    M = 1 << 20
+
+    def region(rid, used):
+        r = os.path.join(bus, "region%d" % rid)
+        for f in ("available_size", "max_available_extent"):
+            w(os.path.join(r, f), "%d\n" % (32 * M - used))
+        w(os.path.join(r, "namespace_seed"), "namespace%d.1\n" % rid)
+        make_ns(r, rid, 1, 6, 0, sector=BLK_SIZES, enabled=False)
+        return r
+
+    r2 = region(2, 8 * M)
+    n = make_ns(r2, 2, 0, 6, 8 * M, uuid="b1c2d3e4-0000-4000-8000-000000000020",
+                name="blk2.0", sector=sizes_sel(520), enabled=True)
+    # a 520-byte format: 8 MiB / 576-byte stride, 512-byte logical blocks
+    os.makedirs(os.path.join(n, "block", "ndblk2.0"), exist_ok=True)
+    w(os.path.join(n, "block", "ndblk2.0", "size"), "%d\n" % (8 * M // 576))
+
+    r3 = region(3, 24 * M)
+    n = make_ns(r3, 3, 0, 6, 24 * M, uuid="b1c2d3e4-0000-4000-8000-000000000030",
+                name="blk3.0", sector=sizes_sel(4096), enabled=False)
+    claim_by_btt(r3, 3, n, "b1c2d3e4-0000-4000-8000-0000000003b7", 4096,
+                 6032 * 4096, 6, "ndblk3.0s", "nd_blk")
+
+    r4 = region(4, 4 * M)
+    make_ns(r4, 4, 0, 6, 4 * M, uuid="b1c2d3e4-0000-4000-8000-000000000040",
+            name="blk4.0", sector=sizes_sel(4160), enabled=False)
 
 
 def many(count):
@@ -328,6 +379,8 @@ def main():
         qemu_shared()
     elif plat == "nfit_test":
         nfit_test()
+    elif plat == "nfit_test-blk":
+        nfit_test_blk()
     elif plat.startswith("many"):
         many(int(plat[4:] or 128))
     else:

@@ -2288,7 +2288,7 @@ NDCTL_EXPORT int ndctl_namespace_enable(struct ndctl_namespace *ndns)
 	rc = load_module_for(ctx, ndns->path, ndns->devname);
 	if (rc)
 		return rc;
-	rc = nd_bind(ctx, ndns->path, ndns->devname);
+	rc = nd_bind_quiet(ctx, ndns->path, ndns->devname);
 	/* new seeds, or a btt that auto-detected and claimed it (§7.2) */
 	region_rescan_children(region);
 	if (rc == 0)
@@ -2298,6 +2298,7 @@ NDCTL_EXPORT int ndctl_namespace_enable(struct ndctl_namespace *ndns)
 		info(ctx, "%s: enabled via %s", ndns->devname, btt->devname);
 		return 1;
 	}
+	nd_bind_failed(ctx, ndns->path, ndns->devname);
 	return rc;
 }
 
@@ -2640,26 +2641,22 @@ NDCTL_EXPORT int ndctl_namespace_check_unused(struct ndctl_namespace *ndns)
  * @ndns: namespace
  *
  * Refuses (-EBUSY, nothing touched) while the live block device is held
- * (ndctl_namespace_check_unused()); otherwise unbinds a claiming btt (its
- * configuration stays) and then the namespace.
+ * (ndctl_namespace_check_unused()); otherwise disables it as
+ * ndctl_namespace_disable_invalidate() does, like ndctl 76.1: a claiming
+ * btt is unbound and its device-model configuration dropped (the BTT
+ * stays on the media: enabling the namespace finds it again, and any
+ * ndctl can enable it), then the namespace is unbound.
  *
  * Return: 0 or -errno.
  */
 NDCTL_EXPORT int ndctl_namespace_disable_safe(struct ndctl_namespace *ndns)
 {
-	struct ndctl_btt *btt;
 	int rc;
 
 	rc = ndctl_namespace_check_unused(ndns);
 	if (rc)
 		return rc;
-	btt = btt_claiming(ndns);
-	if (btt && ndctl_btt_is_enabled(btt)) {
-		rc = ndctl_btt_disable(btt);
-		if (rc)
-			return rc;
-	}
-	return ndctl_namespace_disable(ndns);
+	return ndctl_namespace_disable_invalidate(ndns);
 }
 
 /**

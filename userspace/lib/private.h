@@ -192,6 +192,8 @@ const char *nd_cmd_name(int cmd, bool dimm);
 int nd_is_bound(const char *dir);
 int nd_single_block_device(const char *dir, char *out, size_t len);
 int nd_bind(struct ndctl_ctx *ctx, const char *dir, const char *devname);
+int nd_bind_quiet(struct ndctl_ctx *ctx, const char *dir, const char *devname);
+void nd_bind_failed(struct ndctl_ctx *ctx, const char *dir, const char *devname);
 int nd_unbind(struct ndctl_ctx *ctx, const char *dir, const char *devname);
 char *nd_strdup(const char *s);
 

@@ -383,7 +383,32 @@ int nd_single_block_device(const char *dir, char *out, size_t len)
 	return 0;
 }
 
+/* nd_bind()'s error line: no driver took @devname (its modalias named) */
+void nd_bind_failed(struct ndctl_ctx *ctx, const char *dir, const char *devname)
+{
+	char alias[ND_ATTR_MAX];
+
+	if (nd_read_attr(ctx, dir, "modalias", alias))
+		alias[0] = '\0';
+	err(ctx, "%s: no driver could bind it%s%s%s", devname,
+			alias[0] ? " (modalias " : "", alias,
+			alias[0] ? ")" : "");
+}
+
 int nd_bind(struct ndctl_ctx *ctx, const char *dir, const char *devname)
+{
+	int rc = nd_bind_quiet(ctx, dir, devname);
+
+	if (rc)
+		nd_bind_failed(ctx, dir, devname);
+	return rc;
+}
+
+/*
+ * Offer @devname to each driver of the nd bus until one binds it: 0, or
+ * -ENXIO (nothing logged: a namespace a btt claimed at probe is no error)
+ */
+int nd_bind_quiet(struct ndctl_ctx *ctx, const char *dir, const char *devname)
 {
 	char drvdir[PATH_MAX], path[PATH_MAX];
 	struct dirent *de;
@@ -415,15 +440,6 @@ int nd_bind(struct ndctl_ctx *ctx, const char *dir, const char *devname)
 	closedir(d);
 	if (rc == 0 && !nd_is_bound(dir))
 		rc = -ENXIO;
-	if (rc) {
-		char alias[ND_ATTR_MAX];
-
-		if (nd_read_attr(ctx, dir, "modalias", alias))
-			alias[0] = '\0';
-		err(ctx, "%s: no driver could bind it%s%s%s", devname,
-				alias[0] ? " (modalias " : "", alias,
-				alias[0] ? ")" : "");
-	}
 	return rc;
 }
 

@@ -13,6 +13,8 @@
 
 #define INFO_WIPE_SIZE 8192
 #define SZ_16M (16ULL << 20)
+/* 76.1 (and v4.2's BLK driver): a new BLK namespace, and a BTT, without -l */
+#define DEFAULT_LBASIZE 4096
 
 static const struct cmd_help create_help = {
 	"ndctl create-namespace [<options>]",
@@ -24,8 +26,10 @@ static const struct cmd_help create_help = {
 	"    -u, --uuid <uuid>     the uuid of the namespace (default: random)\n"
 	"    -n, --name <name>     an optional name for the namespace (at most 63 bytes)\n"
 	"    -s, --size <size>     size in bytes, K/M/G/T suffixes (default: all available)\n"
-	"    -m, --mode <mode>     'raw' (default) or 'sector' (needs BTT support)\n"
-	"    -l, --sector-size <n> logical sector size (sector mode default 4096)\n"
+	"    -m, --mode <mode>     'raw' or 'sector' (a BTT); default: raw on pmem,\n"
+	"                          sector on blk (as ndctl 76.1)\n"
+	"    -l, --sector-size <n> logical sector size (default 4096 for blk and sector\n"
+	"                          mode; blk: 512 520 528 4096 4104 4160 4224)\n"
 	"    -t, --type <type>     'pmem' or 'blk'\n"
 	"    -f, --force           reconfigure the namespace even if currently active\n"
 	"    -L, --autolabel       initialise labels on label-less regions (reconfigure)\n"
@@ -241,6 +245,84 @@ static struct ndctl_namespace *idle_namespace(struct ndctl_region *region)
 	return ndctl_region_get_namespace_seed(region);
 }
 
+/*
+ * The sector size a new or reconfigured namespace gets: -l, else 4096 for
+ * a BLK namespace (76.1 writes it whatever the seed held before), else
+ * nothing (PMEM keeps the kernel's default).
+ */
+static unsigned int namespace_lbasize(struct ndctl_namespace *ndns,
+		const struct create_opts *o)
+{
+	if (o->lbasize)
+		return o->lbasize;
+	if (ndctl_namespace_get_type(ndns) == ND_DEVICE_NAMESPACE_BLK)
+		return DEFAULT_LBASIZE;
+	return 0;
+}
+
+/*
+ * Does the namespace @ndns (or, when NULL, the btt @btt) list sector size
+ * @want?  With @buf, the list is also written there ("512 520 ...").
+ */
+static bool sizes_list_of(struct ndctl_namespace *ndns, struct ndctl_btt *btt,
+		unsigned int want, char *buf, size_t len)
+{
+	int i, n = ndns ? ndctl_namespace_get_num_sector_sizes(ndns)
+		: ndctl_btt_get_num_sector_sizes(btt);
+	bool listed = false;
+	size_t l = 0;
+
+	if (buf && len)
+		buf[0] = '\0';
+	for (i = 0; i < n; i++) {
+		int v = ndns ? ndctl_namespace_get_supported_sector_size(ndns, i)
+			: ndctl_btt_get_supported_sector_size(btt, i);
+
+		if (v == (int)want)
+			listed = true;
+		if (buf && l < len)
+			l += snprintf(buf + l, len - l, "%s%d", i ? " " : "", v);
+	}
+	return listed;
+}
+
+/*
+ * -l against what the kernel lists, before anything is written: sector
+ * mode asks the region's btt seed (the BTT's sector size), raw mode the
+ * namespace (a BLK namespace: its media format, 512 520 528 4096 4104
+ * 4160 4224; PMEM: 512 4096; io namespaces: none but 512).
+ */
+static int check_sector_size(struct ndctl_region *region,
+		struct ndctl_namespace *ndns, const struct create_opts *o)
+{
+	const char *devname = ndctl_namespace_get_devname(ndns);
+	unsigned int want = namespace_lbasize(ndns, o);
+	char list[128];
+
+	if (o->sector_mode) {
+		struct ndctl_btt *btt = ndctl_region_get_btt_seed(region);
+		unsigned int lba = o->lbasize ? o->lbasize : DEFAULT_LBASIZE;
+
+		if (btt && !sizes_list_of(NULL, btt, lba, list, sizeof(list))) {
+			fail("%s: sector size %u not supported by a BTT (supported: %s)",
+					ndctl_btt_get_devname(btt), lba, list);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (ndctl_namespace_get_num_sector_sizes(ndns) > 0) {
+		if (want && !sizes_list_of(ndns, NULL, want, list, sizeof(list))) {
+			fail("%s: sector size %u not supported (supported: %s)",
+					devname, want, list);
+			return -EINVAL;
+		}
+	} else if (o->lbasize && o->lbasize != 512) {
+		fail("%s: no selectable sector size (512 only)", devname);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int setup_namespace(struct ndctl_region *region,
 		struct ndctl_namespace *ndns, struct create_opts *o,
 		unsigned long long size)
@@ -270,31 +352,17 @@ static int setup_namespace(struct ndctl_region *region,
 		}
 	}
 	if (ndctl_namespace_get_num_sector_sizes(ndns) > 0) {
-		unsigned int want = o->lbasize;
-		int i, n = ndctl_namespace_get_num_sector_sizes(ndns);
-		bool listed = false;
+		/* checked by check_sector_size() before any write */
+		unsigned int want = namespace_lbasize(ndns, o);
 
-		/* 76.1: a new BLK namespace gets 4096-byte sectors */
-		if (!want && type == ND_DEVICE_NAMESPACE_BLK
-				&& !ndctl_namespace_get_sector_size(ndns))
-			want = 4096;
-		for (i = 0; want && i < n; i++)
-			if (ndctl_namespace_get_supported_sector_size(ndns, i) == (int)want)
-				listed = true;
-		if (want && listed) {
+		if (want && sizes_list_of(ndns, NULL, want, NULL, 0)) {
 			rc = ndctl_namespace_set_sector_size(ndns, want);
 			if (rc) {
 				fail("%s: cannot set sector size %u: %s", devname,
 						want, strerror(-rc));
 				return rc;
 			}
-		} else if (want && !o->sector_mode) {
-			fail("%s: sector size %u not supported", devname, want);
-			return -EINVAL;
 		}
-	} else if (o->lbasize && !o->sector_mode && o->lbasize != 512) {
-		fail("%s: no selectable sector size", devname);
-		return -EINVAL;
 	}
 	/* the claim class; older kernels lack the attribute */
 	ndctl_namespace_set_holder_class(ndns, o->sector_mode ? "btt" : "");
@@ -312,21 +380,27 @@ static int setup_namespace(struct ndctl_region *region,
 		return 0;
 	}
 	{
-		unsigned int lba = o->lbasize ? o->lbasize : 4096;
+		unsigned int lba = o->lbasize ? o->lbasize : DEFAULT_LBASIZE;
+		bool claimed = false;
 		uuid_t bu;
 
 		uuid_generate(bu);
 		rc = ndctl_btt_set_uuid(btt, bu);
 		if (!rc)
 			rc = ndctl_btt_set_sector_size(btt, lba);
-		if (!rc)
+		if (!rc) {
 			rc = ndctl_btt_set_namespace(btt, ndns);
+			claimed = !rc;
+		}
 		if (!rc)
 			rc = ndctl_btt_enable(btt);
 		if (rc) {
-			fail("%s: btt setup on %s failed: %s",
+			/* the kernel refuses the claim of a namespace too small */
+			fail("%s: btt setup on %s failed: %s%s",
 					ndctl_btt_get_devname(btt), devname,
-					strerror(-rc));
+					strerror(-rc), !claimed && rc == -ENXIO
+					? " (a BTT needs 16 MiB behind its info block: "
+					  "16 MiB + 4 KiB for a BTT 1.1)" : "");
 			ndctl_btt_delete(btt);
 			return rc;
 		}
@@ -386,16 +460,26 @@ static int region_capacity(struct ndctl_region *region, struct create_opts *o,
 	return 0;
 }
 
-static int create_in_region(struct ndctl_region *region, struct create_opts *o)
+static int create_in_region(struct ndctl_region *region,
+		const struct create_opts *opts)
 {
 	const char *rname = ndctl_region_get_devname(region);
 	struct ndctl_namespace *ndns;
 	unsigned long long size;
 	unsigned int nstype = ndctl_region_get_nstype(region);
+	struct create_opts copy = *opts, *o = &copy;
 	int rc;
 
 	if (nstype == ND_DEVICE_NAMESPACE_IO)
 		return -ENOSPC;	/* the io namespace is there already */
+	/* 76.1: without -m a new BLK namespace is a sector (BTT) namespace */
+	if (!o->mode && nstype == ND_DEVICE_NAMESPACE_BLK)
+		o->sector_mode = true;
+	if (o->sector_mode && o->size_bytes && o->size_bytes < SZ_16M) {
+		fail("%s: size %llu: sector mode needs at least 16 MiB (-m raw for less)",
+				rname, o->size_bytes);
+		return -ENODEV;	/* 76.1's exit status for it */
+	}
 	rc = region_capacity(region, o, &size, false);
 	if (rc)
 		return rc;
@@ -408,6 +492,9 @@ static int create_in_region(struct ndctl_region *region, struct create_opts *o)
 		fail("%s: no idle namespace", rname);
 		return -ENXIO;
 	}
+	rc = check_sector_size(region, ndns, o);
+	if (rc)
+		return rc;
 	rc = setup_namespace(region, ndns, o, size);
 	if (rc) {
 		undo_namespace(ndns);
@@ -588,6 +675,10 @@ static int reconfigure(struct ndctl_ctx *ctx, struct create_opts *o)
 			&& ndctl_namespace_get_sector_size(ndns) > 0) {
 		o->lbasize = ndctl_namespace_get_sector_size(ndns);
 	}
+	/* a bad -l must not cost the old namespace */
+	rc = check_sector_size(region, ndns, o);
+	if (rc)
+		return rc;
 	rc = namespace_quiesce(ndns, o->force, true);
 	if (rc)
 		return rc;

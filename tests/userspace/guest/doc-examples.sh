@@ -2,8 +2,10 @@
 # nfit_test platform (tests/userspace/doc-examples.c, in the guest as
 # /usr/local/bin/ndctl-doc-examples, linked against our libndctl in
 # /opt/ours/lib).  It configures the document's picture (pm0.0, pm1.0,
-# blk2.0 .. blk5.0), checks every namespace, label and available_size, and
-# re-reads them from labels after disabling the bus.  Here, afterwards:
+# blk2.0 .. blk5.0, each enabled: /dev/pmemR, /dev/ndblkR.N), checks every
+# namespace, block device, label and available_size, puts the Summary
+# diagram's BTT on blk5.0 (/dev/ndblk5.0s), and re-reads it all from
+# labels and media after disabling the bus.  Here, afterwards:
 # data written through the PMEM namespaces lands at the DPA their labels
 # give (nfit_test's media in debugfs).  Leaves the configuration in place
 # for the tests after it.

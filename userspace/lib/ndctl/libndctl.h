@@ -360,6 +360,7 @@ int ndctl_btt_delete(struct ndctl_btt *btt);
 
 /* in-use checks: O_EXCL open of the live block device before unbinding */
 int ndctl_namespace_check_unused(struct ndctl_namespace *ndns);
+/* unused: then as ndctl_namespace_disable_invalidate() (76.1) */
 int ndctl_namespace_disable_safe(struct ndctl_namespace *ndns);
 int ndctl_region_disable_safe(struct ndctl_region *region);
 
