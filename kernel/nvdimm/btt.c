@@ -1012,7 +1012,8 @@ static int btt_attach_disk(struct btt *btt)
  * @btt_dev: a btt device (bttR.N) probing by the namespace driver of its
  *	region's type (nd_pmem, nd_blk): its device lock is held
  *
- * Checks the claim (nd_namespace_common_probe()), picks the version and
+ * Checks the claim (nd_namespace_common_probe()) and that the namespace
+ * is no longer bound (-EBUSY: it may be claimed while enabled), picks the version and
  * offset the namespace's labels call for (nd_namespace_btt_start()),
  * enables byte access to the namespace (devm on @btt_dev), walks the arenas from
  * nd_btt->initial_offset and checks every info block; when the first one
@@ -1052,6 +1053,12 @@ int nvdimm_namespace_attach_btt(struct device *btt_dev)
 	rc = nd_namespace_common_probe(ndns, btt_dev, &range);
 	if (rc)
 		return rc;
+	/* claimed while enabled: one holder of the media at a time */
+	if (READ_ONCE(ndns->driver)) {
+		dev_dbg(btt_dev, "%s is still enabled: disable it first\n",
+			dev_name(ndns));
+		return -EBUSY;
+	}
 	nd_btt->initial_offset = nd_namespace_btt_start(ndns);
 	rc = btt_version(nd_btt->initial_offset, &nd_btt->version_major,
 			 &nd_btt->version_minor);

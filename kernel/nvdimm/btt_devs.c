@@ -427,12 +427,14 @@ static int nd_btt_claim(struct nd_btt *nd_btt, struct device *ndns)
 	u64 rawsize;
 	int rc = 0;
 
+	/*
+	 * An enabled namespace may be claimed (the v4.2 document's
+	 * configure_btt() disables it afterwards): the claim stops it from
+	 * binding again, and the btt cannot bind while it still is
+	 * (nvdimm_namespace_attach_btt()).
+	 */
 	device_lock(ndns);
-	if (ndns->driver) {
-		dev_dbg(dev, "namespace: %s is enabled: disable it first\n",
-			dev_name(ndns));
-		rc = -EBUSY;
-	} else if (nsio->claim) {
+	if (nsio->claim) {
 		dev_dbg(dev, "namespace: %s is already claimed by %s\n",
 			dev_name(ndns), dev_name(nsio->claim));
 		rc = -EBUSY;
@@ -466,9 +468,9 @@ static int nd_btt_namespace_op(struct nd_btt *nd_btt, const char *buf)
 	int rc;
 
 	if (!n) {
-		if (!nd_btt->ndns)
-			return 0;
-		nd_btt_release_claim(nd_btt);
+		/* release (if claimed) and reset, as for a claimed btt */
+		if (nd_btt->ndns)
+			nd_btt_release_claim(nd_btt);
 		nd_btt->has_uuid = false;
 		uuid_copy(&nd_btt->uuid, &uuid_null);
 		nd_btt->lbasize = 0;

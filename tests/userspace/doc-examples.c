@@ -37,9 +37,8 @@
  * BTT 1.1 of v1.1 labels) and nfit_test's 32 MiB DIMMs leave those two
  * 8 MiB in the picture (region1's 16 MiB per DIMM minus pm1.0's share);
  * the kernel's refusal is checked, and the namespace stays a raw disk.
- * The kernel claims only a disabled namespace for a btt (tests/guest/
- * btt-nt.sh), so each namespace is disabled before configure_btt(),
- * whose own ndctl_namespace_disable() then has nothing left to do.
+ * configure_btt() claims each namespace while it is still enabled, as
+ * the document orders it, and disables it before the btt binds.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -860,7 +859,8 @@ static void btt_example(struct ndctl_bus *bus)
 		const char *devname, *bdev;
 		bool fits = p->size >= BTT11_MIN;
 		char want_bdev[40];
-		int rc, drc;
+		int rc;
+		bool was_on;
 
 		if (!ndns) {
 			tap(false, "%s on %s: region%u or its namespace %u not found",
@@ -878,8 +878,7 @@ static void btt_example(struct ndctl_bus *bus)
 				seed ? ndctl_btt_get_devname(seed) : "NULL");
 		if (!btt)
 			continue;
-		/* the kernel claims only a disabled namespace (see the top) */
-		drc = ndctl_namespace_disable(ndns);
+		was_on = ndctl_namespace_is_enabled(ndns);
 		memset(&bp, 0, sizeof(bp));
 		uuid_copy(bp.uuid, btt_uuid[i]);
 		bp.sector_size = BTT_SECTOR;
@@ -891,7 +890,7 @@ static void btt_example(struct ndctl_bus *bus)
 			const char *why;
 
 			bdev = ndctl_btt_get_block_device(btt);
-			tap(drc == 0 && rc == 0 && ndctl_btt_is_enabled(btt)
+			tap(was_on && rc == 0 && ndctl_btt_is_enabled(btt)
 					&& ndctl_btt_get_namespace(btt) == ndns
 					&& ndctl_namespace_get_btt(ndns) == btt
 					&& ndctl_namespace_get_mode(ndns) == NDCTL_NS_MODE_SAFE
@@ -923,7 +922,7 @@ static void btt_example(struct ndctl_bus *bus)
 			int erc;
 
 			/* too small for a BTT: nothing claims it, back to a raw disk */
-			tap(drc == 0 && rc < 0 && refused && !ndctl_btt_is_enabled(btt)
+			tap(was_on && rc < 0 && refused && !ndctl_btt_is_enabled(btt)
 					&& !ndctl_namespace_get_btt(ndns),
 					"configure_btt(region%u, {%s, %u}) (%s on %s): refused as "
 					"the kernel must: %llu MiB holds no BTT (16 MiB + 4 KiB "
@@ -945,14 +944,23 @@ static void btt_example(struct ndctl_bus *bus)
 					devname, bdev ?: "(none)",
 					seed ? ndctl_btt_get_devname(seed) : "no btt seed", erc);
 			/*
-			 * v4.2 and 6.1 reset a btt's uuid and sector size when
-			 * "" is written to its namespace, claimed or not; this
-			 * kernel only resets a btt that claimed one
+			 * "" written to namespace (ndctl_btt_delete()) resets an
+			 * unclaimed btt too: read the kernel's answer, not the
+			 * library's copy
 			 */
-			if (seed && ndctl_btt_is_configured(seed))
-				diag("%s keeps the uuid and sector size configure_btt() "
-						"wrote: namespace \"\" did not reset an unclaimed btt",
-						ndctl_btt_get_devname(seed));
+			{
+				char p_uuid[300], p_ss[300], uuid[64] = "?", ss[128] = "?";
+				const char *name = seed ? ndctl_btt_get_devname(seed) : "none";
+
+				snprintf(p_uuid, sizeof(p_uuid), "/sys/bus/nd/devices/%s/uuid", name);
+				snprintf(p_ss, sizeof(p_ss), "/sys/bus/nd/devices/%s/sector_size", name);
+				read_sysfs(p_uuid, uuid, sizeof(uuid));
+				read_sysfs(p_ss, ss, sizeof(ss));
+				tap(seed && !uuid[0] && !strchr(ss, '['),
+						"%s: the uuid and sector size configure_btt() wrote are "
+						"reset by ndctl_btt_delete() (uuid '%s', sector_size '%s')",
+						name, uuid, ss);
+			}
 			log_flush();
 		}
 	}
