@@ -265,14 +265,14 @@ static int btt_check_arena(struct btt *btt, const struct btt_info *info,
 			ns, idx, geo->external_lbasize, btt->lbasize);
 		return -ENODEV;
 	}
-	if (memcmp(info->uuid, nd_btt->uuid.b, sizeof(info->uuid))) {
+	if (memcmp(info->uuid, nd_btt->cd.uuid.b, sizeof(info->uuid))) {
 		if (!idx) {
 			dev_err(btt->dev, "%s: the BTT there has uuid %pUb, %pUb configured: not attached, media unchanged\n",
-				ns, info->uuid, &nd_btt->uuid);
+				ns, info->uuid, &nd_btt->cd.uuid);
 			return -EINVAL;
 		}
 		dev_err(btt->dev, "%s: arena %u has uuid %pUb, not the BTT's %pUb: corrupt metadata\n",
-			ns, idx, info->uuid, &nd_btt->uuid);
+			ns, idx, info->uuid, &nd_btt->cd.uuid);
 		return -ENODEV;
 	}
 	if (geo->nfree > BTT_MAX_NFREE) {
@@ -412,7 +412,7 @@ static int btt_format_arena(struct btt *btt, u32 idx, const void *zero,
 				    g.info2off - g.logoff - len, zero);
 	if (rc)
 		return rc;
-	rc = btt_info_build(info, &g, btt->nd_btt->uuid.b,
+	rc = btt_info_build(info, &g, btt->nd_btt->cd.uuid.b,
 			    btt->has_parent ? btt->parent_uuid : NULL,
 			    btt->start);
 	if (!rc)
@@ -1018,7 +1018,7 @@ static int btt_attach_disk(struct btt *btt)
  * enables byte access to the namespace (devm on @btt_dev), walks the arenas from
  * nd_btt->initial_offset and checks every info block; when the first one
  * is not a BTT (an all-zero block included) and the region is writable,
- * lays out a fresh BTT with nd_btt->lbasize and nd_btt->uuid.  Then
+ * lays out a fresh BTT with nd_btt->lbasize and nd_btt->cd.uuid.  Then
  * rebuilds every flog lane, checking all lanes of all arenas before it
  * writes anything, finishes writes a power failure interrupted, and adds
  * the block device (namespace disk name + "s") with @btt_dev as parent.
@@ -1040,13 +1040,13 @@ static int btt_attach_disk(struct btt *btt)
 int nvdimm_namespace_attach_btt(struct device *btt_dev)
 {
 	struct nd_btt *nd_btt = to_nd_btt(btt_dev);
-	struct device *ndns = nd_btt->ndns;
+	struct device *ndns = nd_btt->cd.ndns;
 	struct range range;
 	struct btt *btt;
 	u64 rawsize;
 	int rc;
 
-	if (!ndns || !nd_btt->has_uuid || !nd_btt->lbasize) {
+	if (!ndns || !nd_btt->cd.has_uuid || !nd_btt->lbasize) {
 		dev_dbg(btt_dev, "needs a namespace, a uuid and a sector_size\n");
 		return -ENODEV;
 	}
@@ -1069,7 +1069,7 @@ int nvdimm_namespace_attach_btt(struct device *btt_dev)
 			nd_btt->lbasize);
 		return -EINVAL;
 	}
-	if (!nd_btt->has_uuid) {
+	if (!nd_btt->cd.has_uuid) {
 		dev_dbg(btt_dev, "no uuid set\n");
 		return -ENODEV;
 	}

@@ -164,17 +164,17 @@ static int __init libnvdimm_init(void)
 	rc = nd_namespace_init();
 	if (rc)
 		goto err_namespace;
-	rc = nd_btt_init();
+	rc = nd_claim_init();
 	if (rc)
-		goto err_btt;
+		goto err_claim;
 	rc = nd_region_driver_init();
 	if (rc)
 		goto err_region_driver;
 	return 0;
 
 err_region_driver:
-	nd_btt_exit();
-err_btt:
+	nd_claim_exit();
+err_claim:
 	nd_namespace_exit();
 err_namespace:
 	nvdimm_driver_exit();
@@ -188,7 +188,7 @@ err_devs:
 static void __exit libnvdimm_exit(void)
 {
 	nd_region_driver_exit();
-	nd_btt_exit();
+	nd_claim_exit();
 	nd_namespace_exit();
 	nvdimm_driver_exit();
 	nvdimm_devs_exit();

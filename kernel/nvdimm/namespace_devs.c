@@ -539,7 +539,7 @@ void nd_namespace_probe_success(struct device *dev)
 	struct nvdimm_bus *nvdimm_bus = walk_to_nvdimm_bus(dev);
 
 	if (is_nd_btt(dev)) {
-		nd_btt_probe_success(to_nd_btt(dev));
+		nd_claim_dev_probe_success(to_nd_claim_dev(dev));
 		return;
 	}
 	if (!is_nd_namespace_pmem(dev) && !is_nd_namespace_blk(dev))

@@ -135,6 +135,39 @@ struct nd_mapping {
 	struct nvdimm_drvdata *ndd;
 };
 
+/* the personalities whose devices claim namespaces: claim_devs.c */
+enum nd_claim_slot {
+	ND_SLOT_BTT,
+	ND_CLAIM_SLOTS,
+};
+
+/* a region's devices of one personality: see nd_region.claim */
+struct nd_claim_seed {
+	struct ida ida;
+	struct device *seed;
+	bool active;
+};
+
+/**
+ * struct nd_claim_kind - one personality of namespace-claiming devices
+ * @name: device name prefix and log word ("btt")
+ * @type: device type of its devices
+ * @class: the holder_class it may claim besides none
+ * @slot: its entry in nd_region.claim
+ * @size: bytes of the structure that starts with its nd_claim_dev
+ * @reset: drop the personality's own configuration (namespace "" written)
+ * @fits: 0 when the namespace is large enough, else -ENXIO with a log line
+ */
+struct nd_claim_kind {
+	const char *name;
+	const struct device_type *type;
+	enum nd_claim_class class;
+	enum nd_claim_slot slot;
+	size_t size;
+	void (*reset)(struct nd_claim_dev *cd);
+	int (*fits)(struct nd_claim_dev *cd, struct device *ndns);
+};
+
 /**
  * struct nd_region - a PMEM (interleave set) or BLK region (regionN)
  * @dev: the regionN device on the nd bus
@@ -152,10 +185,10 @@ struct nd_mapping {
  * @ns_active: the region is enabled and may get new namespaces (seeds);
  *	cleared first thing at disable.  @ns_next, @ns_seed and @ns_active
  *	change under the bus' reconfig_lock
- * @btt_ida: N of bttR.N
- * @btt_seed: the idle btt seed, NULL when none
- * @btt_active: the region is enabled and may get new btt devices;
- *	@btt_seed and @btt_active change under the bus' reconfig_lock
+ * @claim: per personality (enum nd_claim_slot): the ida of its device
+ *	numbers, the idle seed (NULL when none) and whether the region is
+ *	enabled and may get new devices of it; seed and active change under
+ *	the bus' reconfig_lock
  * @blk_ops: BLK regions: the provider's block-window access, or NULL
  * @num_lanes: BLK regions: entries in @lanes
  * @lanes: BLK regions: one lock per block window; whoever holds lane k
@@ -180,9 +213,7 @@ struct nd_region {
 	int ns_next;
 	struct device *ns_seed;
 	bool ns_active;
-	struct ida btt_ida;
-	struct device *btt_seed;
-	bool btt_active;
+	struct nd_claim_seed claim[ND_CLAIM_SLOTS];
 	const struct nd_blk_ops *blk_ops;
 	unsigned int num_lanes;
 	spinlock_t *lanes;	/* per block window, see @lanes */
@@ -367,13 +398,27 @@ void nd_region_advance_seed(struct nd_region *nd_region, struct device *dev);
 void nd_synchronize(void);
 void nd_async_add(async_func_t fn, struct device *dev);
 
+/* claim_devs.c */
+struct nd_claim_dev *nd_claim_dev_alloc(struct nd_region *nd_region,
+					const struct nd_claim_kind *kind);
+void nd_claim_dev_add(struct nd_claim_dev *cd, struct device *ndns);
+int nd_region_claim_seeds_create(struct nd_region *nd_region);
+void nd_region_claim_devs_unregister(struct nd_region *nd_region);
+void nd_claim_dev_probe_success(struct nd_claim_dev *cd);
+ssize_t nd_region_claim_seed_show(struct nd_region *nd_region,
+				  enum nd_claim_slot slot, char *buf);
+ssize_t nd_claim_dev_store(struct device *dev, const char *what,
+			   int (*op)(struct nd_claim_dev *cd, const char *buf),
+			   const char *buf, size_t len);
+void nd_claim_dev_release(struct device *dev);
+bool is_nd_claim_dev(const struct device *dev);
+struct nd_claim_dev *to_nd_claim_dev(struct device *dev);
+extern const struct attribute_group nd_claim_attribute_group;
+int __init nd_claim_init(void);
+void nd_claim_exit(void);
+
 /* btt_devs.c */
-int nd_region_btt_seed_create(struct nd_region *nd_region);
-void nd_region_btts_unregister(struct nd_region *nd_region);
-void nd_btt_probe_success(struct nd_btt *nd_btt);
-bool nd_btt_added(struct device *dev);
-int __init nd_btt_init(void);
-void nd_btt_exit(void);
+extern const struct nd_claim_kind nd_btt_kind;
 
 /* namespace_scan.c */
 int nd_region_scan_namespaces(struct nd_region *nd_region);

@@ -9,8 +9,11 @@
 #include <linux/device.h>
 #include <linux/range.h>
 #include <linux/uuid.h>
+#include <linux/workqueue.h>
 #include "libnvdimm.h"
 #include "dpa-range.h"
+
+struct nd_claim_kind;
 
 enum nd_claim_class {
 	ND_CLAIM_NONE,
@@ -178,14 +181,40 @@ static inline struct nd_namespace_blk *to_nd_namespace_blk(struct device *dev)
 }
 
 /**
+ * struct nd_claim_dev - what btt, pfn and dax devices share: a device
+ *	that claims one namespace of its region for a personality
+ * @dev: <kind>R.N on the nd bus, child of the region
+ * @id: N in <kind>R.N
+ * @ndns: the claimed namespace (its @claim is @dev), NULL when none
+ * @uuid: the personality's uuid (its info block's)
+ * @has_uuid: @uuid was written (or read from the media at autodetect)
+ * @kind: the personality (core: claim_devs.c)
+ * @added: device_add() returned (core, bus' reconfig_lock)
+ * @unregistered: device_unregister() was called or is scheduled (core,
+ *	bus' reconfig_lock)
+ * @del_work: unregisters a released, idle non-seed device outside its
+ *	own sysfs write (core)
+ *
+ * @ndns, @uuid and @has_uuid change under the device lock of @dev, never
+ * while it is bound; @ndns also under the bus' reconfig_lock.
+ */
+struct nd_claim_dev {
+	struct device dev;
+	int id;
+	struct device *ndns;
+	uuid_t uuid;
+	bool has_uuid;
+	const struct nd_claim_kind *kind;
+	bool added;
+	bool unregistered;
+	struct work_struct del_work;
+};
+
+/**
  * struct nd_btt - a btt device (bttR.N): a Block Translation Table over
  *	the namespace it claims
- * @dev: bttR.N on the nd bus, child of the region
- * @id: N in bttR.N
- * @ndns: the claimed namespace (its @claim is @dev), NULL when none
+ * @cd: device, id, claimed namespace and uuid (the info block's @uuid)
  * @lbasize: external sector size, 0 when not selected
- * @uuid: the BTT's uuid (info block @uuid)
- * @has_uuid: @uuid was written (or read from the media at autodetect)
  * @initial_offset: namespace offset of the first arena: 4096 (BTT 1.1),
  *	0 (BTT 2.0, a v1.2-labelled namespace with holder_class btt)
  * @version_major: info block version written at format (1 or 2)
@@ -193,16 +222,11 @@ static inline struct nd_namespace_blk *to_nd_namespace_blk(struct device *dev)
  * @size: bytes the block device exports while attached, 0 otherwise
  * @btt: nd_btt.ko's state while attached
  *
- * @ndns, @lbasize, @uuid and @has_uuid change under the btt's device
- * lock, never while it is bound; @ndns also under the bus' reconfig_lock.
+ * @lbasize changes under the btt's device lock, never while it is bound.
  */
 struct nd_btt {
-	struct device dev;
-	int id;
-	struct device *ndns;
+	struct nd_claim_dev cd;
 	u32 lbasize;
-	uuid_t uuid;
-	bool has_uuid;
 	u64 initial_offset;
 	u16 version_major;
 	u16 version_minor;
@@ -219,7 +243,7 @@ static inline bool is_nd_btt(const struct device *dev)
 
 static inline struct nd_btt *to_nd_btt(struct device *dev)
 {
-	return container_of(dev, struct nd_btt, dev);
+	return container_of(dev, struct nd_btt, cd.dev);
 }
 
 int nd_namespace_common_probe(struct device *ndns_dev, struct device *by,
@@ -251,7 +275,7 @@ static inline void nd_btt_revalidate_ro(struct device *btt_dev)
 	struct nd_btt *nd_btt = to_nd_btt(btt_dev);
 
 	if (nd_btt->btt)
-		nvdimm_btt_set_ro(btt_dev, nd_region_read_only(nd_btt->ndns));
+		nvdimm_btt_set_ro(btt_dev, nd_region_read_only(nd_btt->cd.ndns));
 }
 
 #endif /* __ND_H__ */

@@ -77,7 +77,7 @@ static int nd_region_probe(struct device *dev)
 			nd_region_namespaces_unregister(nd_region);
 	}
 	if (!rc) {
-		rc = nd_region_btt_seed_create(nd_region);
+		rc = nd_region_claim_seeds_create(nd_region);
 		if (rc)
 			nd_region_namespaces_unregister(nd_region);
 	}
@@ -93,7 +93,7 @@ static void nd_region_remove(struct device *dev)
 	struct nd_region *nd_region = to_nd_region(dev);
 
 	/* btts first: each holds its namespace */
-	nd_region_btts_unregister(nd_region);
+	nd_region_claim_devs_unregister(nd_region);
 	nd_region_namespaces_unregister(nd_region);
 	nd_region_deactivate(nd_region);
 	/* the provider's mappings go with the region's devres after this */

@@ -290,23 +290,7 @@ static DEVICE_ATTR_RO(namespace_seed);
 static ssize_t btt_seed_show(struct device *dev, struct device_attribute *attr,
 			     char *buf)
 {
-	struct nd_region *nd_region = to_nd_region(dev);
-	struct mutex *lock = &walk_to_nvdimm_bus(dev)->reconfig_lock;
-	ssize_t rc;
-
-	/* as namespace_seed: the btt named here is in sysfs already */
-	mutex_lock(lock);
-	while (nd_region->btt_seed && !nd_btt_added(nd_region->btt_seed)) {
-		mutex_unlock(lock);
-		nd_synchronize();
-		mutex_lock(lock);
-	}
-	if (nd_region->btt_seed)
-		rc = sysfs_emit(buf, "%s\n", dev_name(nd_region->btt_seed));
-	else
-		rc = sysfs_emit(buf, "\n");
-	mutex_unlock(lock);
-	return rc;
+	return nd_region_claim_seed_show(to_nd_region(dev), ND_SLOT_BTT, buf);
 }
 static DEVICE_ATTR_RO(btt_seed);
 
@@ -587,7 +571,8 @@ static void nd_region_release(struct device *dev)
 	for (i = 0; i < nd_region->ndr_mappings; i++)
 		put_device(&nd_region->mapping[i].nvdimm->dev);
 	put_device(dev->parent);
-	ida_destroy(&nd_region->btt_ida);
+	for (i = 0; i < ND_CLAIM_SLOTS; i++)
+		ida_destroy(&nd_region->claim[i].ida);
 	ida_free(&region_ida, nd_region->id);
 	kfree(nd_region->lanes);
 	kfree(nd_region->nd_set);
@@ -719,7 +704,8 @@ static struct nd_region *nd_region_create(struct nvdimm_bus *nvdimm_bus,
 		return NULL;
 	}
 	nd_region->id = id;
-	ida_init(&nd_region->btt_ida);
+	for (i = 0; i < ND_CLAIM_SLOTS; i++)
+		ida_init(&nd_region->claim[i].ida);
 	if (blk) {
 		nd_region->res_size = desc->mapping[0].size;
 	} else {
