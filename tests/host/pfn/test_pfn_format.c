@@ -255,6 +255,9 @@ static void test_compute_32m(void)
 	/* align 1 GiB: end 4G + 32M, end_trunc 32M = size: no room */
 	CHECK_INT(compute(G4, 32 * M1, PFN_MODE_PMEM, G1, &l), -ENXIO);
 	CHECK_INT(compute(G4, 32 * M1, PFN_MODE_RAM, G1, &l), -ENXIO);
+	/* at 4G + 2M: end_trunc 34M, more than the size */
+	CHECK_INT(compute(G4 + M2, 32 * M1, PFN_MODE_PMEM, G1, &l), -ENXIO);
+	CHECK_INT(compute(G4 + M2, 32 * M1, PFN_MODE_RAM, G1, &l), -ENXIO);
 }
 
 static void test_compute_256m(void)
@@ -731,6 +734,12 @@ static void test_pad_trunc(void)
 	CHECK_INT(check_at(b, false, G4, 32 * M1, &l), 0);
 	CHECK_INT(l.start_pad, M2);
 	free(b);
+	/* start_pad counts in the data alignment: 4G + 2M + 2M on 4M */
+	p.align = 4 * M1;
+	p.npfns = 1;
+	CHECK_INT(check_pb(&p), 0);
+	p.dataoff = 4 * M1;
+	CHECK_INT(check_pb(&p), -EINVAL);
 	/* the mapping start (start + start_pad) off the compat alignment */
 	p.align = 4096;
 	p.start_pad = 4096;
