@@ -419,7 +419,7 @@ static void undo_namespace(struct ndctl_namespace *ndns)
 /* the new namespace as JSON; human-readable sizes on a terminal (76.1) */
 static void print_ns(struct ndctl_namespace *ndns)
 {
-	struct json_object *j = namespace_to_json(ndns, isatty(STDOUT_FILENO), false);
+	struct json_object *j = namespace_to_json(ndns, isatty(STDOUT_FILENO), false, true);
 
 	if (j) {
 		json_print(j);
