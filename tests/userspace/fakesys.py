@@ -344,6 +344,14 @@ def claim_by_pfn(r, rid, n, kind, nid, uuid, loc, align, start, nbytes, disk=Non
     link(os.path.join(d, "subsystem"), rel(d, sysdir("bus/dax")))
     link(sysdir("bus/dax/devices", os.path.basename(d)), rel(sysdir("bus/dax/devices"), d))
     link(sysdir("dev/char", "%d:%d" % (dax_major, nsid)), rel(sysdir("dev/char"), d))
+    # the /dev node libdaxctl (and ours) look for: a char device as root,
+    # else a plain file (enough for ours)
+    import stat
+    node = os.path.join(ROOT, "dev", os.path.basename(d))
+    try:
+        os.mknod(node, 0o600 | stat.S_IFCHR, os.makedev(dax_major, nsid))
+    except OSError:
+        open(node, "w").close()
     return p
 
 
