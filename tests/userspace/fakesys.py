@@ -17,6 +17,15 @@ usage: fakesys.py ROOT PLATFORM [--labels]
                        (disabled, as ndctl leaves it before labelling)
                        while nmem2 is also in region2, enabled: a DIMM
                        that cannot be labelled now (autolabel tests)
+            qemu-dax   like qemu-labelled with fsdax and devdax namespaces as
+                       the stock 6.1 modules leave them in a 512 MiB
+                       region1: namespace1.0 fsdax (pfn1.0, memmap on the
+                       device, disk pmem1), namespace1.1 devdax (dax1.0
+                       bound to dax_pmem, its dax_region and the device-dax
+                       instance dax1.1 below it, /dev/dax1.1),
+                       namespace1.2 fsdax with the memmap in RAM (pfn1.1,
+                       disk pmem1.2); idle seeds pfn1.2, dax1.1, btt1.0,
+                       namespace1.3
             nfit_test  nfit_test.0 as DOC42 draws it (4 DIMMs, 2 PMEM
                        regions nstype 5, 4 BLK regions nstype 6) plus
                        nfit_test.1 (one label-less PMEM range)
@@ -150,15 +159,7 @@ def make_region(bus, rid, size, nstype, mappings, range_index=None, cookie=None,
     w(os.path.join(b, "numa_node"), "0\n")
     if not blk:
         for kind in ("pfn", "dax"):
-            p = os.path.join(r, "%s%d.0" % (kind, rid))
-            w(os.path.join(p, "uuid"), "\n")
-            w(os.path.join(p, "mode"), "none\n")
-            w(os.path.join(p, "align"), "2097152\n")
-            w(os.path.join(p, "supported_alignments"), "4096 2097152 1073741824 \n")
-            w(os.path.join(p, "namespace"), "\n")
-            w(os.path.join(p, "modalias"), "nd:t%d\n" % (nstype if kind == "pfn" else 7))
-            w(os.path.join(p, "devtype"), "nd_%s\n" % kind)
-            w(os.path.join(p, "numa_node"), "0\n")
+            pfn_dax_seed(r, rid, kind, 0, nstype)
     return r
 
 
@@ -281,6 +282,114 @@ def qemu_shared():
     make_ns(r2, 2, 0, 4, 256 * M, blockdev="pmem2", resource=0x180000000)
 
 
+def pfn_dax_seed(r, rid, kind, nid, nstype):
+    """an idle pfn or dax seed (kind "pfn"/"dax") in region directory R"""
+    p = os.path.join(r, "%s%d.%d" % (kind, rid, nid))
+    w(os.path.join(p, "uuid"), "\n")
+    w(os.path.join(p, "mode"), "none\n")
+    w(os.path.join(p, "align"), "2097152\n")
+    w(os.path.join(p, "supported_alignments"), "4096 2097152 1073741824 \n")
+    w(os.path.join(p, "namespace"), "\n")
+    w(os.path.join(p, "modalias"), "nd:t%d\n" % (nstype if kind == "pfn" else 7))
+    w(os.path.join(p, "devtype"), "nd_%s\n" % kind)
+    w(os.path.join(p, "numa_node"), "0\n")
+    w(os.path.join(p, "target_node"), "0\n")
+    return p
+
+
+def claim_by_pfn(r, rid, n, kind, nid, uuid, loc, align, start, nbytes, disk=None,
+                 dax_major=252):
+    """namespace directory N claimed by KIND (pfn/dax) RID.NID, enabled:
+    pfn -> nd_pmem with DISK; dax -> dax_pmem with its dax_region and
+    the device-dax instance daxRID.<namespace id> (6.1's dax bus layout)"""
+    nsname = os.path.basename(n)
+    nsid = int(nsname.split(".")[1])
+    w(os.path.join(n, "mode"), ("memory" if kind == "pfn" else "dax") + "\n")
+    w(os.path.join(n, "holder"), "%s%d.%d\n" % (kind, rid, nid))
+    w(os.path.join(n, "holder_class"), kind + "\n")
+    if os.path.lexists(os.path.join(n, "driver")):
+        os.unlink(os.path.join(n, "driver"))
+    p = pfn_dax_seed(r, rid, kind, nid, 5)
+    w(os.path.join(p, "uuid"), uuid + "\n")
+    w(os.path.join(p, "mode"), loc + "\n")
+    w(os.path.join(p, "align"), "%d\n" % align)
+    w(os.path.join(p, "namespace"), nsname + "\n")
+    w(os.path.join(p, "resource"), "%#x\n" % start)
+    w(os.path.join(p, "size"), "%d\n" % nbytes)
+    if kind == "pfn":
+        bind(p, "nd_pmem")
+        w(os.path.join(p, "block", disk, "size"), "%d\n" % (nbytes // 512))
+        return p
+    bind(p, "dax_pmem")
+    g = os.path.join(p, "dax_region")
+    w(os.path.join(g, "id"), "%d\n" % rid)
+    w(os.path.join(g, "size"), "%d\n" % nbytes)
+    w(os.path.join(g, "align"), "%d\n" % align)
+    w(os.path.join(g, "available_size"), "0\n")
+    d = os.path.join(p, "dax%d.%d" % (rid, nsid))
+    w(os.path.join(d, "dev"), "%d:%d\n" % (dax_major, nsid))
+    w(os.path.join(d, "size"), "%d\n" % nbytes)
+    w(os.path.join(d, "align"), "%d\n" % align)
+    w(os.path.join(d, "resource"), "%#x\n" % start)
+    w(os.path.join(d, "numa_node"), "0\n")
+    w(os.path.join(d, "target_node"), "0\n")
+    w(os.path.join(d, "modalias"), "dax:t0\n")
+    w(os.path.join(d, "uevent"), "MAJOR=%d\nMINOR=%d\nDEVNAME=dax%d.%d\n"
+      % (dax_major, nsid, rid, nsid))
+    w(os.path.join(d, "mapping0", "start"), "%#x\n" % start)
+    w(os.path.join(d, "mapping0", "end"), "%#x\n" % (start + nbytes - 1))
+    w(os.path.join(d, "mapping0", "page_offset"), "0x0\n")
+    w(sysdir("bus/dax/drivers/device_dax/bind"), "")
+    link(os.path.join(d, "driver"), rel(d, sysdir("bus/dax/drivers/device_dax")))
+    link(os.path.join(d, "subsystem"), rel(d, sysdir("bus/dax")))
+    link(sysdir("bus/dax/devices", os.path.basename(d)), rel(sysdir("bus/dax/devices"), d))
+    link(sysdir("dev/char", "%d:%d" % (dax_major, nsid)), rel(sysdir("dev/char"), d))
+    # the /dev node libdaxctl (and ours) look for: a char device as root,
+    # else a plain file (enough for ours)
+    import stat
+    node = os.path.join(ROOT, "dev", os.path.basename(d))
+    try:
+        os.mknod(node, 0o600 | stat.S_IFCHR, os.makedev(dax_major, nsid))
+    except OSError:
+        open(node, "w").close()
+    return p
+
+
+def qemu_dax():
+    drivers(["nd_bus", "nvdimm", "nd_region", "nd_pmem", "dax_pmem"])
+    bus = make_bus("LNXSYSTM:00/LNXSYBUS:00/ACPI0012:00", 0, "ACPI.NFIT", 246)
+    make_dimm(bus, 0, 245, 0x1, 0x0, 0x8680, 0x0100, 0x0100, 0x56341200, "cmd_call ")
+    make_dimm(bus, 1, 245, 0x2, 0x1, 0x8680, 0x0100, 0x0100, 0x57341200,
+              "get_size get_data set_data cmd_call ", slots=506, flags="label ")
+    M = 1 << 20
+    r0 = make_region(bus, 0, 512 * M, 4, [(0, 0, 512 * M, 0)], range_index=1,
+                     resource=0x140000000)
+    make_ns(r0, 0, 0, 4, 512 * M, blockdev="pmem0", resource=0x140000000)
+    base = 0x160000000
+    r1 = make_region(bus, 1, 512 * M, 5, [(1, 0, 512 * M, 0)], range_index=2,
+                     cookie=0x5f4f3a2b1c0d0e01, avail=192 * M, resource=base)
+    sel = "[512] 4096 "
+    n0 = make_ns(r1, 1, 0, 5, 128 * M, uuid="3c0a5c1e-1111-4a6b-8d9e-0f1a2b3c4d50",
+                 name="fs", sector=sel, resource=base, enabled=False)
+    claim_by_pfn(r1, 1, n0, "pfn", 0, "8e5f6a7b-2222-4c3d-9e0f-1a2b3c4d5e61", "pmem",
+                 2 * M, base + 4 * M, 124 * M, disk="pmem1")
+    n1 = make_ns(r1, 1, 1, 5, 128 * M, uuid="3c0a5c1e-1111-4a6b-8d9e-0f1a2b3c4d51",
+                 sector=sel, resource=base + 128 * M, enabled=False)
+    claim_by_pfn(r1, 1, n1, "dax", 0, "9f6a7b8c-3333-4d4e-8f10-2b3c4d5e6f72", "pmem",
+                 2 * M, base + 132 * M, 124 * M)
+    n2 = make_ns(r1, 1, 2, 5, 64 * M, uuid="3c0a5c1e-1111-4a6b-8d9e-0f1a2b3c4d52",
+                 name="ram", sector=sel, resource=base + 256 * M, enabled=False)
+    claim_by_pfn(r1, 1, n2, "pfn", 1, "a07b8c9d-4444-4e5f-9a21-3c4d5e6f7a83", "ram",
+                 4096, base + 256 * M + 8192, 64 * M - 8192, disk="pmem1.2")
+    make_ns(r1, 1, 3, 5, 0, sector="512 4096 ", enabled=False)
+    w(os.path.join(r1, "namespace_seed"), "namespace1.3\n")
+    # the seeds moved on: pfn1.0 and pfn1.1, dax1.0 are in use
+    w(os.path.join(r1, "pfn_seed"), "pfn1.2\n")
+    w(os.path.join(r1, "dax_seed"), "dax1.1\n")
+    pfn_dax_seed(r1, 1, "pfn", 2, 5)
+    pfn_dax_seed(r1, 1, "dax", 1, 5)
+
+
 def nfit_test():
     drivers(["nvdimm", "nd_region", "nd_pmem", "nd_blk"])
     bus = make_bus("platform/nfit_test.0", 0, "nfit_test.0", 247,
@@ -375,6 +484,8 @@ def main():
         qemu(labelled=True)
     elif plat == "qemu-btt":
         qemu_btt()
+    elif plat == "qemu-dax":
+        qemu_dax()
     elif plat == "qemu-shared":
         qemu_shared()
     elif plat == "nfit_test":

@@ -412,6 +412,148 @@ echo 5119999 > "$RX/size"
 run "$T/xs" list -R -u -r region0
 grep -q '"size":5119999' "$T/out" && ok "list -u: below 5120000 bytes stays a number" || nok "list -u: 5119999 printed as $(grep size "$T/out")"
 
+# ---------------------------------------------------------------- fsdax / devdax
+# qemu-dax: fsdax (memmap on the device and in RAM) and devdax namespaces
+# as the stock 6.1 modules leave them; the same tree through Debian's
+# ndctl 76.1 (its libdaxctl wants /dev/daxX.Y: the tree's dev is bound too)
+if tree qd qemu-dax; then
+	if [ -n "$LIVE76" ]; then
+		for opt in "-N" "-Ni" "-Nv" "-Nv -u" "-RN" "-BDRNi" "-N -m devdax" "-N -m fsdax -u"; do
+			unshare -m sh -c "mount --bind '$T/qd/sys' /sys && mount --bind '$T/qd/dev' /dev && ndctl list $opt" > "$T/theirs" 2>/dev/null
+			run "$T/qd" list $opt
+			if [ $rc = 0 ] && sanitizer_clean "$T/err" && [ -s "$T/theirs" ] \
+					&& $PY "$HERE/jsoncmp.py" "$T/theirs" "$T/out" > "$T/diff" \
+					&& [ "$(head -c1 "$T/theirs")" = "$(head -c1 "$T/out")" ]; then
+				ok "list $opt with fsdax/devdax namespaces equals Debian ndctl 76.1 (live)"
+			else
+				nok "list $opt with fsdax/devdax namespaces differs from Debian ndctl"; diag < "$T/diff"; diag < "$T/err"
+			fi
+		done
+	else
+		skip "fsdax/devdax listing against Debian's ndctl 76.1" "needs root, unshare, ndctl 76.1"
+	fi
+	run "$T/qd" list -N -n namespace1.1
+	grep -q '"chardev":"dax1.1"' "$T/out" && grep -q '"map":"dev"' "$T/out" \
+		&& ok "devdax namespace lists its chardev" || { nok "devdax chardev"; diag < "$T/out"; }
+	run "$T/qd" list -N -m fsdax
+	[ "$(grep -c '"mode":"fsdax"' "$T/out")" = 2 ] && grep -q '"blockdev":"pmem1.2"' "$T/out" \
+		&& grep -q '"map":"mem"' "$T/out" && ok "list -m fsdax: both pfn namespaces, map mem and dev" \
+		|| { nok "list -m fsdax"; diag < "$T/out"; }
+	run "$T/qd" list -Nv -n namespace1.1
+	grep -q '"daxregion"' "$T/out" && grep -q '"mode":"devdax"' "$T/out" \
+		&& ok "list -v: devdax daxregion with its device" || nok "list -v daxregion"
+fi
+
+# create-namespace fsdax/devdax on region1 of qemu-labelled (binds by
+# fake_bind.c): exit status and what is written, as Debian's ndctl 76.1
+# (measured; compared live when it can run here)
+dax_attrs() {	# dax_attrs TREE
+	local r=$(echo "$1"/sys/devices/*/*/*/ndbus0/region1) f v out=
+	for f in namespace1.1/size namespace1.1/holder_class namespace1.1/sector_size \
+			pfn1.0/uuid pfn1.0/mode pfn1.0/align pfn1.0/namespace \
+			dax1.0/uuid dax1.0/mode dax1.0/align dax1.0/namespace; do
+		v=$(head -n 1 "$r/$f" | tr -d '\0')
+		case $f in */uuid) [ -n "$v" ] && v=set || v=unset ;; esac
+		out="$out ${f%%[0-9]*}:${f#*/}=$v"
+	done
+	echo "${out# }"
+}
+D0="dax:uuid=unset dax:mode=none dax:align=2097152 dax:namespace="
+P0="pfn:uuid=unset pfn:mode=none pfn:align=2097152 pfn:namespace="
+N0="namespace:size=0 namespace:holder_class= namespace:sector_size=512 4096 "
+while IFS='|' read -r want_rc want args; do
+	want=$(eval echo "\"$want\"")
+	tree dc qemu-labelled || continue
+	FAKE_BIND=1 run "$T/dc" --fakeio create-namespace -r region1 $args
+	got=$(dax_attrs "$T/dc")
+	nerr=$(grep -c "error:" "$T/err")
+	if [ "$rc" = "$want_rc" ] && [ "$got" = "$want" ] && sanitizer_clean "$T/err" \
+			&& { [ "$rc" = 0 ] || [ "$nerr" = 1 ]; }; then
+		msg=$(grep "error:" "$T/err" | sed 's/.*error: //' | head -c 120)
+		ok "create-namespace $args: exit $rc, writes as 76.1${msg:+; '$msg'}"
+	else
+		nok "create-namespace $args: exit $rc (76.1: $want_rc), $nerr error line(s)"
+		echo "ours: $got" | diag; echo "76.1: $want" | diag; diag < "$T/err"
+	fi
+	if [ -n "$LIVE76" ]; then
+		tree dc qemu-labelled || continue
+		unshare -m sh -c "mount --bind '$T/dc/sys' /sys && mount --bind '$T/dc/dev' /dev && FAKE_BIND=1 NDCTL_SYSFS_ROOT=/sys LD_PRELOAD='$TB/lib/fake_bind.so' ndctl create-namespace -r region1 $args" > /dev/null 2>&1
+		trc=$?
+		theirs=$(dax_attrs "$T/dc")
+		if [ "$trc" = "$want_rc" ] && [ "$theirs" = "$want" ]; then
+			ok "Debian's ndctl 76.1 create-namespace -r region1 $args: exit $trc, the same writes (live)"
+		else
+			nok "Debian's ndctl 76.1 create-namespace $args now exits $trc"
+			echo "$theirs" | diag
+		fi
+	fi
+done <<-'EOF'
+	0|namespace:size=0x10000000 namespace:holder_class=pfn namespace:sector_size=512 pfn:uuid=set pfn:mode=pmem pfn:align=2097152 pfn:namespace=namespace1.1 $D0|
+	0|namespace:size=0x4000000 namespace:holder_class=pfn namespace:sector_size=512 pfn:uuid=set pfn:mode=pmem pfn:align=2097152 pfn:namespace=namespace1.1 $D0|-m fsdax -s 64M
+	0|namespace:size=0x4000000 namespace:holder_class=pfn namespace:sector_size=512 pfn:uuid=set pfn:mode=ram pfn:align=4096 pfn:namespace=namespace1.1 $D0|-m fsdax -M mem -s 64M -a 4096
+	0|namespace:size=0x4000000 namespace:holder_class=dax namespace:sector_size=512 $P0 dax:uuid=set dax:mode=pmem dax:align=2097152 dax:namespace=namespace1.1|-m devdax -s 64M
+	0|namespace:size=0x2000000 namespace:holder_class=dax namespace:sector_size=512 $P0 dax:uuid=set dax:mode=pmem dax:align=4096 dax:namespace=namespace1.1|-m devdax -a 4K -s 32M
+	0|namespace:size=0x4000000 namespace:holder_class=dax namespace:sector_size=512 $P0 dax:uuid=set dax:mode=ram dax:align=2097152 dax:namespace=namespace1.1|-m devdax -M mem -s 64M
+	237|$N0 $P0 $D0|-m fsdax -a 8192 -s 64M
+	237|$N0 $P0 $D0|-m raw -a 2M
+	234|$N0 $P0 $D0|-m fsdax -s 8M
+	234|$N0 $P0 $D0|-m devdax -s 20M
+	234|$N0 $P0 $D0|-m devdax -a 1G
+	237|$N0 $P0 $D0|-m devdax -a 1G -s 1G
+	129|$N0 $P0 $D0|-m fsdax -a 3000
+	129|$N0 $P0 $D0|-m sector -M mem
+	129|$N0 $P0 $D0|-M bogus
+	129|$N0 $P0 $D0|-m raw -M dev
+EOF
+# no pfn/dax seeds (our kernel today): no -m falls back to raw with
+# 76.1's message, -m fsdax / -m devdax are refused, nothing written
+tree dn qemu-labelled
+RDN=$(echo "$T"/dn/sys/devices/*/*/*/ndbus0/region1)
+rm -f "$RDN/pfn_seed" "$RDN/dax_seed"
+cp -a "$T/dn" "$T/dn0"
+FAKE_BIND=1 run "$T/dn" --fakeio create-namespace -r region1 -s 64M
+if [ $rc = 0 ] && grep -q "region1 fsdax mode not available" "$T/err" \
+		&& [ "$(head -n 1 "$RDN/namespace1.1/holder_class" | tr -d '\0\n')" = "" ] \
+		&& [ "$(head -n 1 "$RDN/namespace1.1/size" | tr -d '\0\n')" = 0x4000000 ]; then
+	ok "no pfn seed, no -m: 'fsdax mode not available', a raw namespace (76.1)"
+else
+	nok "no pfn seed, no -m: exit $rc"; diag < "$T/err"
+fi
+for m in fsdax devdax; do
+	rm -rf "$T/dn" && cp -a "$T/dn0" "$T/dn"
+	expect_fail "create-namespace -m $m without a $([ $m = fsdax ] && echo pfn || echo dax) seed" "$T/dn" \
+		--fakeio create-namespace -r region1 -m $m -s 64M
+	[ $rc = 237 ] && [ "$(head -n 1 "$RDN/namespace1.1/size" | tr -d '\0\n')" = 0 ] \
+		&& ok "-m $m without a seed: exit 237 as 76.1, nothing written" || nok "-m $m without a seed: exit $rc"
+done
+
+# disable-namespace of fsdax and devdax namespaces, as 76.1: the pfn/dax
+# device is unbound and lets go of the namespace (its info block stays)
+pfn_state() {	# pfn_state TREE DEV
+	local b=$(echo "$1"/sys/devices/*/*/*/ndbus0/region1/$2)
+	echo "namespace='$(head -n 1 "$b/namespace" | tr -d '\0')' driver=$([ -L "$b/driver" ] && echo bound || echo -)"
+}
+for ns in namespace1.0:pfn1.0 namespace1.1:dax1.0; do
+	for who in ours theirs; do
+		[ $who = theirs ] && [ -z "$LIVE76" ] && continue
+		tree qdd qemu-dax || continue
+		: > "$T/qdd/dev/pmem1"	# the pfn disk the in-use check opens
+		if [ $who = ours ]; then
+			FAKE_BIND=1 run "$T/qdd" --fakeio disable-namespace ${ns%:*}
+		else
+			unshare -m sh -c "mount --bind '$T/qdd/sys' /sys && mount --bind '$T/qdd/dev' /dev && FAKE_BIND=1 NDCTL_SYSFS_ROOT=/sys LD_PRELOAD='$TB/lib/fake_bind.so' ndctl disable-namespace ${ns%:*}" > "$T/out" 2> "$T/err"
+			rc=$?
+		fi
+		got=$(pfn_state "$T/qdd" ${ns#*:})
+		if [ $rc = 0 ] && [ "$got" = "namespace='' driver=-" ] && grep -q "disabled 1 namespace" "$T/err" \
+				&& sanitizer_clean "$T/err"; then
+			ok "$who: disable-namespace ${ns%:*} unbinds ${ns#*:} and drops the claim"
+		else
+			nok "$who: disable-namespace ${ns%:*}: exit $rc, $got"; diag < "$T/err"
+		fi
+	done
+done
+
 # ---------------------------------------------------------------- check-namespace
 # namespace1.0 of qemu-btt is in sector mode (btt1.0); its raw block device
 # dev/pmem1 is a regular file holding a BTT that bttimage.py lays out as

@@ -154,6 +154,12 @@ static void free_btt_list(struct ndctl_btt *b)
 	}
 }
 
+static void free_pfn_list(struct ndctl_pfn *p);
+static void pfns_scan(struct ndctl_region *region, bool is_dax);
+static struct ndctl_pfn *pfn_claiming(struct ndctl_namespace *ndns, bool is_dax);
+static int pfn_is_enabled(struct ndctl_pfn *pfn);
+static int pfn_delete(struct ndctl_pfn *pfn);
+
 static void free_region(struct ndctl_region *region)
 {
 	struct ndctl_mapping *m = region->mappings;
@@ -168,6 +174,9 @@ static void free_region(struct ndctl_region *region)
 	free_namespace_list(region->dead_namespaces);
 	free_btt_list(region->btts);
 	free_btt_list(region->dead_btts);
+	free_pfn_list(region->pfns);
+	free_pfn_list(region->daxs);
+	free_pfn_list(region->dead_pfns);
 	free(region->path);
 	free(region->devname);
 	free(region);
@@ -1716,6 +1725,8 @@ static void region_rescan_children(struct ndctl_region *region)
 {
 	namespaces_scan(region);
 	btts_scan(region);
+	pfns_scan(region, false);
+	pfns_scan(region, true);
 }
 
 static void region_forget_children(struct ndctl_region *region)
@@ -1741,6 +1752,16 @@ static void region_forget_children(struct ndctl_region *region)
 	region->btts = NULL;
 	region->namespaces_init = false;
 	region->btts_init = false;
+	while (region->pfns || region->daxs) {
+		struct ndctl_pfn **l = region->pfns ? &region->pfns : &region->daxs;
+		struct ndctl_pfn *p = *l;
+
+		*l = p->next;
+		p->next = region->dead_pfns;
+		region->dead_pfns = p;
+	}
+	region->pfns_init = false;
+	region->daxs_init = false;
 }
 
 /*
@@ -2214,10 +2235,10 @@ NDCTL_EXPORT enum ndctl_namespace_mode ndctl_namespace_get_mode(
 		return NDCTL_NS_MODE_RAW;
 	if (!strcmp(buf, "safe"))
 		return NDCTL_NS_MODE_SAFE;
-	if (!strcmp(buf, "memory"))
-		return NDCTL_NS_MODE_MEMORY;
-	if (!strcmp(buf, "dax"))
-		return NDCTL_NS_MODE_DAX;
+	if (!strcmp(buf, "memory") || !strcmp(buf, "fsdax"))
+		return NDCTL_NS_MODE_FSDAX;
+	if (!strcmp(buf, "dax") || !strcmp(buf, "devdax"))
+		return NDCTL_NS_MODE_DEVDAX;
 	return NDCTL_NS_MODE_UNKNOWN;
 }
 
@@ -2259,6 +2280,10 @@ NDCTL_EXPORT int ndctl_namespace_is_active(struct ndctl_namespace *ndns)
 	btt = btt_claiming(ndns);
 	if (btt)
 		return ndctl_btt_is_enabled(btt);
+	if (pfn_claiming(ndns, false))
+		return pfn_is_enabled(pfn_claiming(ndns, false));
+	if (pfn_claiming(ndns, true))
+		return pfn_is_enabled(pfn_claiming(ndns, true));
 	return pfn_dax_claim_enabled(ndns);
 }
 
@@ -2298,6 +2323,16 @@ NDCTL_EXPORT int ndctl_namespace_enable(struct ndctl_namespace *ndns)
 		info(ctx, "%s: enabled via %s", ndns->devname, btt->devname);
 		return 1;
 	}
+	{
+		struct ndctl_pfn *pfn = pfn_claiming(ndns, false);
+
+		if (!pfn)
+			pfn = pfn_claiming(ndns, true);
+		if (pfn && pfn_is_enabled(pfn)) {
+			info(ctx, "%s: enabled via %s", ndns->devname, pfn->devname);
+			return 1;
+		}
+	}
 	nd_bind_failed(ctx, ndns->path, ndns->devname);
 	return rc;
 }
@@ -2321,6 +2356,17 @@ NDCTL_EXPORT int ndctl_namespace_disable_invalidate(struct ndctl_namespace *ndns
 		rc = ndctl_btt_delete(btt);
 		if (rc)
 			return rc;
+	}
+	{
+		struct ndctl_pfn *pfn = pfn_claiming(ndns, false);
+
+		if (!pfn)
+			pfn = pfn_claiming(ndns, true);
+		if (pfn) {
+			rc = pfn_delete(pfn);
+			if (rc)
+				return rc;
+		}
 	}
 	return ndctl_namespace_disable(ndns);
 }
@@ -2582,6 +2628,743 @@ NDCTL_EXPORT int ndctl_btt_delete(struct ndctl_btt *btt)
 }
 
 /* ------------------------------------------------------------------ */
+/* pfn (fsdax) and dax (devdax) devices                                */
+
+static void free_pfn_list(struct ndctl_pfn *p)
+{
+	while (p) {
+		struct ndctl_pfn *next = p->next;
+
+		free(p->path);
+		free(p->devname);
+		free(p);
+		p = next;
+	}
+}
+
+static int pfn_parse_loc(const char *s)
+{
+	if (!strcmp(s, "ram"))
+		return NDCTL_PFN_LOC_RAM;
+	if (!strcmp(s, "pmem"))
+		return NDCTL_PFN_LOC_PMEM;
+	return NDCTL_PFN_LOC_NONE;
+}
+
+/* "4096 2097152 1073741824 " (no brackets in 6.1; tolerate them) */
+static void pfn_parse_aligns(struct ndctl_pfn *pfn, const char *buf)
+{
+	const char *p = buf;
+
+	pfn->num_aligns = 0;
+	while (*p && pfn->num_aligns < ND_ALIGNS_MAX) {
+		unsigned long long v;
+		char tok[32];
+		size_t n;
+
+		while (*p == ' ' || *p == '[' || *p == ']')
+			p++;
+		n = strcspn(p, " []");
+		if (!n)
+			break;
+		if (n < sizeof(tok)) {
+			memcpy(tok, p, n);
+			tok[n] = '\0';
+			if (nd_parse_ull(tok, &v) == 0 && v)
+				pfn->aligns[pfn->num_aligns++] = v;
+		}
+		p += n;
+	}
+}
+
+static int pfn_read_attrs(struct ndctl_pfn *pfn)
+{
+	struct ndctl_ctx *ctx = pfn->region->bus->ctx;
+	char buf[ND_ATTR_MAX];
+	unsigned long long v;
+
+	if (nd_read_attr(ctx, pfn->path, "modalias", buf)) {
+		err(ctx, "%s: unreadable 'modalias' attribute", pfn->devname);
+		return -ENXIO;
+	}
+	if (read_uuid(ctx, pfn->path, pfn->devname, pfn->uuid)) {
+		err(ctx, "%s: unreadable 'uuid' attribute", pfn->devname);
+		return -ENXIO;
+	}
+	if (nd_read_attr(ctx, pfn->path, "mode", buf)) {
+		err(ctx, "%s: unreadable 'mode' attribute", pfn->devname);
+		return -ENXIO;
+	}
+	pfn->loc = pfn_parse_loc(buf);
+	pfn->has_align = nd_read_ull(ctx, pfn->path, "align", &v) == 0;
+	pfn->align = pfn->has_align ? v : 0;
+	pfn->num_aligns = 0;
+	if (nd_read_attr(ctx, pfn->path, "supported_alignments", buf) == 0)
+		pfn_parse_aligns(pfn, buf);
+	pfn->ns_name[0] = '\0';
+	if (nd_read_attr(ctx, pfn->path, "namespace", buf) == 0
+			&& strlen(buf) < sizeof(pfn->ns_name))
+		strcpy(pfn->ns_name, buf);
+	return 0;
+}
+
+static struct ndctl_pfn *add_pfn(struct ndctl_region *region, const char *dir,
+		const char *name, unsigned int id, bool is_dax)
+{
+	struct ndctl_pfn *pfn;
+
+	pfn = is_dax ? calloc(1, sizeof(struct ndctl_dax))
+		: calloc(1, sizeof(struct ndctl_pfn));
+	if (!pfn)
+		return NULL;
+	pfn->region = region;
+	pfn->id = id;
+	pfn->is_dax = is_dax;
+	pfn->path = strdup(dir);
+	pfn->devname = strdup(name);
+	if (!pfn->path || !pfn->devname || pfn_read_attrs(pfn)) {
+		scan_error(region->bus->ctx, -ENXIO);
+		free_pfn_list(pfn);
+		return NULL;
+	}
+	return pfn;
+}
+
+/* (re)scan pfnR.N or daxR.N children: keep, refresh, retire, add */
+static void pfns_scan(struct ndctl_region *region, bool is_dax)
+{
+	struct ndctl_ctx *ctx = region->bus->ctx;
+	struct ndctl_pfn **list = is_dax ? &region->daxs : &region->pfns;
+	struct ndctl_pfn *old = *list, *head = NULL, **tail = &head;
+	char path[PATH_MAX];
+	struct dent *v;
+	int n, i;
+
+	if (is_dax)
+		region->daxs_init = true;
+	else
+		region->pfns_init = true;
+	bus_wait_probe(region->bus);
+	n = scan_dir(ctx, region->path, is_dax ? "dax" : "pfn", region->id,
+			match_child, &v);
+	if (n < 0)
+		n = 0;
+	for (i = 0; i < n; i++) {
+		struct ndctl_pfn *pfn = NULL, **pp;
+
+		for (pp = &old; *pp; pp = &(*pp)->next)
+			if ((*pp)->id == v[i].id) {
+				pfn = *pp;
+				*pp = pfn->next;
+				pfn->next = NULL;
+				break;
+			}
+		if (pfn) {
+			if (pfn_read_attrs(pfn)) {
+				pfn->next = region->dead_pfns;
+				region->dead_pfns = pfn;
+				continue;
+			}
+		} else {
+			if (nd_path(path, sizeof(path), region->path, v[i].name))
+				continue;
+			pfn = add_pfn(region, path, v[i].name, v[i].id, is_dax);
+			if (!pfn)
+				continue;
+		}
+		*tail = pfn;
+		tail = &pfn->next;
+	}
+	free(v);
+	while (old) {
+		struct ndctl_pfn *next = old->next;
+
+		old->next = region->dead_pfns;
+		region->dead_pfns = old;
+		old = next;
+	}
+	*list = head;
+}
+
+static struct ndctl_pfn *pfn_first(struct ndctl_region *region, bool is_dax)
+{
+	if (!region)
+		return NULL;
+	if (!(is_dax ? region->daxs_init : region->pfns_init))
+		pfns_scan(region, is_dax);
+	return is_dax ? region->daxs : region->pfns;
+}
+
+static struct ndctl_pfn *pfn_seed(struct ndctl_region *region, bool is_dax)
+{
+	struct ndctl_pfn *pfn;
+	char buf[ND_ATTR_MAX];
+
+	if (!region)
+		return NULL;
+	if (nd_read_attr(region->bus->ctx, region->path,
+				is_dax ? "dax_seed" : "pfn_seed", buf) || !buf[0])
+		return NULL;
+	pfns_scan(region, is_dax);
+	for (pfn = pfn_first(region, is_dax); pfn; pfn = pfn->next)
+		if (strcmp(pfn->devname, buf) == 0)
+			return pfn;
+	return NULL;
+}
+
+/* the pfn (or dax) device claiming @ndns: its "holder", else a match of
+ * the devices' "namespace" */
+static struct ndctl_pfn *pfn_claiming(struct ndctl_namespace *ndns, bool is_dax)
+{
+	struct ndctl_region *region = ndns->region;
+	const char *prefix = is_dax ? "dax" : "pfn";
+	struct ndctl_pfn *pfn;
+	char buf[ND_ATTR_MAX];
+
+	if (nd_read_attr(region->bus->ctx, ndns->path, "holder", buf) == 0) {
+		int pass;
+
+		if (!buf[0] || strncmp(buf, prefix, 3))
+			return NULL;
+		for (pass = 0; pass < 2; pass++) {
+			for (pfn = pfn_first(region, is_dax); pfn; pfn = pfn->next)
+				if (strcmp(pfn->devname, buf) == 0)
+					return pfn;
+			if (pass == 0)
+				pfns_scan(region, is_dax);
+		}
+		return NULL;
+	}
+	for (pfn = pfn_first(region, is_dax); pfn; pfn = pfn->next)
+		if (strcmp(pfn->ns_name, ndns->devname) == 0)
+			return pfn;
+	return NULL;
+}
+
+static int pfn_set_uuid(struct ndctl_pfn *pfn, uuid_t uu)
+{
+	char str[40];
+	int rc;
+
+	if (!pfn || !uu)
+		return -EINVAL;
+	uuid_unparse(uu, str);
+	rc = nd_write_attr(pfn->region->bus->ctx, pfn->path, "uuid", str);
+	if (rc) {
+		err(pfn->region->bus->ctx, "%s: failed to set uuid: %s",
+				pfn->devname, strerror(-rc));
+		return rc;
+	}
+	uuid_copy(pfn->uuid, uu);
+	return 0;
+}
+
+static int pfn_set_location(struct ndctl_pfn *pfn, enum ndctl_pfn_loc loc)
+{
+	const char *s;
+	int rc;
+
+	if (!pfn)
+		return -EINVAL;
+	switch (loc) {
+	case NDCTL_PFN_LOC_NONE: s = "none"; break;
+	case NDCTL_PFN_LOC_RAM: s = "ram"; break;
+	case NDCTL_PFN_LOC_PMEM: s = "pmem"; break;
+	default:
+		err(pfn->region->bus->ctx, "%s: invalid location %d",
+				pfn->devname, (int)loc);
+		return -EINVAL;
+	}
+	rc = nd_write_attr(pfn->region->bus->ctx, pfn->path, "mode", s);
+	if (rc) {
+		err(pfn->region->bus->ctx, "%s: failed to set mode %s: %s",
+				pfn->devname, s, strerror(-rc));
+		return rc;
+	}
+	pfn->loc = loc;
+	return 0;
+}
+
+static int pfn_set_align(struct ndctl_pfn *pfn, unsigned long align)
+{
+	char buf[32];
+	int i, rc;
+
+	if (!pfn)
+		return -EINVAL;
+	if (pfn->num_aligns) {
+		for (i = 0; i < pfn->num_aligns; i++)
+			if (pfn->aligns[i] == align)
+				break;
+		if (i == pfn->num_aligns) {
+			err(pfn->region->bus->ctx, "%s: alignment %lu not supported",
+					pfn->devname, align);
+			return -EINVAL;
+		}
+	}
+	snprintf(buf, sizeof(buf), "%lu\n", align);
+	rc = nd_write_attr(pfn->region->bus->ctx, pfn->path, "align", buf);
+	if (rc) {
+		err(pfn->region->bus->ctx, "%s: failed to set align: %s",
+				pfn->devname, strerror(-rc));
+		return rc;
+	}
+	pfn->align = align;
+	return 0;
+}
+
+static int pfn_set_namespace(struct ndctl_pfn *pfn, struct ndctl_namespace *ndns)
+{
+	const char *name = ndns ? ndns->devname : "\n";
+	int rc;
+
+	if (!pfn)
+		return -EINVAL;
+	if (ndns && ndns->region != pfn->region) {
+		err(pfn->region->bus->ctx, "%s: %s is in another region",
+				pfn->devname, ndns->devname);
+		return -EINVAL;
+	}
+	rc = nd_write_attr(pfn->region->bus->ctx, pfn->path, "namespace", name);
+	if (rc) {
+		err(pfn->region->bus->ctx, "%s: failed to set namespace: %s",
+				pfn->devname, strerror(-rc));
+		return rc;
+	}
+	snprintf(pfn->ns_name, sizeof(pfn->ns_name), "%s",
+			ndns ? ndns->devname : "");
+	return 0;
+}
+
+static struct ndctl_namespace *pfn_get_namespace(struct ndctl_pfn *pfn)
+{
+	struct ndctl_namespace *ndns;
+
+	if (!pfn || !pfn->ns_name[0])
+		return NULL;
+	ndctl_namespace_foreach(pfn->region, ndns)
+		if (strcmp(ndns->devname, pfn->ns_name) == 0)
+			return ndns;
+	return NULL;
+}
+
+static unsigned long long pfn_read_ull(struct ndctl_pfn *pfn, const char *attr)
+{
+	unsigned long long v;
+
+	if (!pfn || nd_read_ull(pfn->region->bus->ctx, pfn->path, attr, &v))
+		return ULLONG_MAX;
+	return v;
+}
+
+static int pfn_is_enabled(struct ndctl_pfn *pfn)
+{
+	if (!pfn)
+		return 0;
+	bus_wait_probe(pfn->region->bus);
+	return nd_is_bound(pfn->path);
+}
+
+static int pfn_is_configured(struct ndctl_pfn *pfn)
+{
+	if (!pfn)
+		return 0;
+	return !uuid_is_null(pfn->uuid) || pfn->ns_name[0]
+		|| pfn->loc != NDCTL_PFN_LOC_NONE;
+}
+
+static int pfn_enable(struct ndctl_pfn *pfn)
+{
+	struct ndctl_ctx *ctx;
+	int rc;
+
+	if (!pfn)
+		return -EINVAL;
+	ctx = pfn->region->bus->ctx;
+	if (pfn_is_enabled(pfn))
+		return 0;
+	if (uuid_is_null(pfn->uuid) || !pfn->ns_name[0]) {
+		err(ctx, "%s: not configured (uuid and namespace needed)",
+				pfn->devname);
+		return -ENXIO;
+	}
+	rc = enable_device(ctx, pfn->path, pfn->devname);
+	/* new seeds appear; the namespace seed may advance */
+	region_rescan_children(pfn->region);
+	return rc;
+}
+
+static int pfn_delete(struct ndctl_pfn *pfn)
+{
+	struct ndctl_ctx *ctx;
+	int rc;
+
+	if (!pfn)
+		return -EINVAL;
+	ctx = pfn->region->bus->ctx;
+	rc = nd_unbind(ctx, pfn->path, pfn->devname);
+	if (rc)
+		return rc;
+	rc = pfn_set_namespace(pfn, NULL);
+	if (rc)
+		return rc;
+	uuid_clear(pfn->uuid);
+	pfn->loc = NDCTL_PFN_LOC_NONE;
+	region_rescan_children(pfn->region);
+	return 0;
+}
+
+NDCTL_EXPORT struct ndctl_pfn *ndctl_pfn_get_first(struct ndctl_region *region)
+{
+	return pfn_first(region, false);
+}
+
+NDCTL_EXPORT struct ndctl_pfn *ndctl_pfn_get_next(struct ndctl_pfn *pfn)
+{
+	return pfn ? pfn->next : NULL;
+}
+
+NDCTL_EXPORT unsigned int ndctl_pfn_get_id(struct ndctl_pfn *pfn)
+{
+	return pfn ? pfn->id : 0;
+}
+
+NDCTL_EXPORT const char *ndctl_pfn_get_devname(struct ndctl_pfn *pfn)
+{
+	return pfn ? pfn->devname : NULL;
+}
+
+NDCTL_EXPORT struct ndctl_region *ndctl_pfn_get_region(struct ndctl_pfn *pfn)
+{
+	return pfn ? pfn->region : NULL;
+}
+
+NDCTL_EXPORT struct ndctl_bus *ndctl_pfn_get_bus(struct ndctl_pfn *pfn)
+{
+	return pfn ? pfn->region->bus : NULL;
+}
+
+NDCTL_EXPORT struct ndctl_ctx *ndctl_pfn_get_ctx(struct ndctl_pfn *pfn)
+{
+	return pfn ? pfn->region->bus->ctx : NULL;
+}
+
+NDCTL_EXPORT void ndctl_pfn_get_uuid(struct ndctl_pfn *pfn, uuid_t uu)
+{
+	if (!uu)
+		return;
+	if (!pfn)
+		uuid_clear(uu);
+	else
+		uuid_copy(uu, pfn->uuid);
+}
+
+NDCTL_EXPORT int ndctl_pfn_set_uuid(struct ndctl_pfn *pfn, uuid_t uu)
+{
+	return pfn_set_uuid(pfn, uu);
+}
+
+NDCTL_EXPORT enum ndctl_pfn_loc ndctl_pfn_get_location(struct ndctl_pfn *pfn)
+{
+	return pfn ? pfn->loc : NDCTL_PFN_LOC_NONE;
+}
+
+NDCTL_EXPORT int ndctl_pfn_set_location(struct ndctl_pfn *pfn,
+		enum ndctl_pfn_loc loc)
+{
+	return pfn_set_location(pfn, loc);
+}
+
+NDCTL_EXPORT int ndctl_pfn_has_align(struct ndctl_pfn *pfn)
+{
+	return pfn ? pfn->has_align : 0;
+}
+
+NDCTL_EXPORT unsigned long ndctl_pfn_get_align(struct ndctl_pfn *pfn)
+{
+	return pfn ? pfn->align : 0;
+}
+
+NDCTL_EXPORT int ndctl_pfn_set_align(struct ndctl_pfn *pfn, unsigned long align)
+{
+	return pfn_set_align(pfn, align);
+}
+
+NDCTL_EXPORT int ndctl_pfn_get_num_alignments(struct ndctl_pfn *pfn)
+{
+	return pfn ? pfn->num_aligns : 0;
+}
+
+NDCTL_EXPORT unsigned long ndctl_pfn_get_supported_alignment(
+		struct ndctl_pfn *pfn, int i)
+{
+	if (!pfn || i < 0 || i >= pfn->num_aligns)
+		return 0;
+	return pfn->aligns[i];
+}
+
+NDCTL_EXPORT int ndctl_pfn_set_namespace(struct ndctl_pfn *pfn,
+		struct ndctl_namespace *ndns)
+{
+	return pfn_set_namespace(pfn, ndns);
+}
+
+NDCTL_EXPORT struct ndctl_namespace *ndctl_pfn_get_namespace(struct ndctl_pfn *pfn)
+{
+	return pfn_get_namespace(pfn);
+}
+
+NDCTL_EXPORT const char *ndctl_pfn_get_block_device(struct ndctl_pfn *pfn)
+{
+	if (!pfn)
+		return NULL;
+	if (nd_single_block_device(pfn->path, pfn->blockdev, sizeof(pfn->blockdev)))
+		return NULL;
+	return pfn->blockdev;
+}
+
+NDCTL_EXPORT unsigned long long ndctl_pfn_get_size(struct ndctl_pfn *pfn)
+{
+	return pfn_read_ull(pfn, "size");
+}
+
+NDCTL_EXPORT unsigned long long ndctl_pfn_get_resource(struct ndctl_pfn *pfn)
+{
+	return pfn_read_ull(pfn, "resource");
+}
+
+NDCTL_EXPORT int ndctl_pfn_is_enabled(struct ndctl_pfn *pfn)
+{
+	return pfn_is_enabled(pfn);
+}
+
+NDCTL_EXPORT int ndctl_pfn_is_configured(struct ndctl_pfn *pfn)
+{
+	return pfn_is_configured(pfn);
+}
+
+NDCTL_EXPORT int ndctl_pfn_enable(struct ndctl_pfn *pfn)
+{
+	return pfn_enable(pfn);
+}
+
+NDCTL_EXPORT int ndctl_pfn_delete(struct ndctl_pfn *pfn)
+{
+	return pfn_delete(pfn);
+}
+
+NDCTL_EXPORT struct ndctl_pfn *ndctl_region_get_pfn_seed(struct ndctl_region *region)
+{
+	return pfn_seed(region, false);
+}
+
+NDCTL_EXPORT struct ndctl_pfn *ndctl_namespace_get_pfn(struct ndctl_namespace *ndns)
+{
+	return ndns ? pfn_claiming(ndns, false) : NULL;
+}
+
+/* dax: the same device class under another name */
+static struct ndctl_pfn *P(struct ndctl_dax *dax)
+{
+	return dax ? &dax->pfn : NULL;
+}
+
+static struct ndctl_dax *D(struct ndctl_pfn *pfn)
+{
+	return pfn ? (struct ndctl_dax *)pfn : NULL;
+}
+
+NDCTL_EXPORT struct ndctl_dax *ndctl_dax_get_first(struct ndctl_region *region)
+{
+	return D(pfn_first(region, true));
+}
+
+NDCTL_EXPORT struct ndctl_dax *ndctl_dax_get_next(struct ndctl_dax *dax)
+{
+	return dax ? D(dax->pfn.next) : NULL;
+}
+
+NDCTL_EXPORT unsigned int ndctl_dax_get_id(struct ndctl_dax *dax)
+{
+	return dax ? dax->pfn.id : 0;
+}
+
+NDCTL_EXPORT const char *ndctl_dax_get_devname(struct ndctl_dax *dax)
+{
+	return dax ? dax->pfn.devname : NULL;
+}
+
+NDCTL_EXPORT struct ndctl_region *ndctl_dax_get_region(struct ndctl_dax *dax)
+{
+	return dax ? dax->pfn.region : NULL;
+}
+
+NDCTL_EXPORT struct ndctl_bus *ndctl_dax_get_bus(struct ndctl_dax *dax)
+{
+	return dax ? dax->pfn.region->bus : NULL;
+}
+
+NDCTL_EXPORT struct ndctl_ctx *ndctl_dax_get_ctx(struct ndctl_dax *dax)
+{
+	return dax ? dax->pfn.region->bus->ctx : NULL;
+}
+
+NDCTL_EXPORT void ndctl_dax_get_uuid(struct ndctl_dax *dax, uuid_t uu)
+{
+	ndctl_pfn_get_uuid(P(dax), uu);
+}
+
+NDCTL_EXPORT int ndctl_dax_set_uuid(struct ndctl_dax *dax, uuid_t uu)
+{
+	return pfn_set_uuid(P(dax), uu);
+}
+
+NDCTL_EXPORT enum ndctl_pfn_loc ndctl_dax_get_location(struct ndctl_dax *dax)
+{
+	return ndctl_pfn_get_location(P(dax));
+}
+
+NDCTL_EXPORT int ndctl_dax_set_location(struct ndctl_dax *dax,
+		enum ndctl_pfn_loc loc)
+{
+	return pfn_set_location(P(dax), loc);
+}
+
+NDCTL_EXPORT int ndctl_dax_has_align(struct ndctl_dax *dax)
+{
+	return ndctl_pfn_has_align(P(dax));
+}
+
+NDCTL_EXPORT unsigned long ndctl_dax_get_align(struct ndctl_dax *dax)
+{
+	return ndctl_pfn_get_align(P(dax));
+}
+
+NDCTL_EXPORT int ndctl_dax_set_align(struct ndctl_dax *dax, unsigned long align)
+{
+	return pfn_set_align(P(dax), align);
+}
+
+NDCTL_EXPORT int ndctl_dax_get_num_alignments(struct ndctl_dax *dax)
+{
+	return ndctl_pfn_get_num_alignments(P(dax));
+}
+
+NDCTL_EXPORT unsigned long ndctl_dax_get_supported_alignment(
+		struct ndctl_dax *dax, int i)
+{
+	return ndctl_pfn_get_supported_alignment(P(dax), i);
+}
+
+NDCTL_EXPORT int ndctl_dax_set_namespace(struct ndctl_dax *dax,
+		struct ndctl_namespace *ndns)
+{
+	return pfn_set_namespace(P(dax), ndns);
+}
+
+NDCTL_EXPORT struct ndctl_namespace *ndctl_dax_get_namespace(struct ndctl_dax *dax)
+{
+	return pfn_get_namespace(P(dax));
+}
+
+NDCTL_EXPORT unsigned long long ndctl_dax_get_size(struct ndctl_dax *dax)
+{
+	return pfn_read_ull(P(dax), "size");
+}
+
+NDCTL_EXPORT unsigned long long ndctl_dax_get_resource(struct ndctl_dax *dax)
+{
+	return pfn_read_ull(P(dax), "resource");
+}
+
+NDCTL_EXPORT int ndctl_dax_is_enabled(struct ndctl_dax *dax)
+{
+	return pfn_is_enabled(P(dax));
+}
+
+NDCTL_EXPORT int ndctl_dax_is_configured(struct ndctl_dax *dax)
+{
+	return pfn_is_configured(P(dax));
+}
+
+NDCTL_EXPORT int ndctl_dax_enable(struct ndctl_dax *dax)
+{
+	return pfn_enable(P(dax));
+}
+
+NDCTL_EXPORT int ndctl_dax_delete(struct ndctl_dax *dax)
+{
+	return pfn_delete(P(dax));
+}
+
+NDCTL_EXPORT struct ndctl_dax *ndctl_region_get_dax_seed(struct ndctl_region *region)
+{
+	return D(pfn_seed(region, true));
+}
+
+NDCTL_EXPORT struct ndctl_dax *ndctl_namespace_get_dax(struct ndctl_namespace *ndns)
+{
+	return ndns ? D(pfn_claiming(ndns, true)) : NULL;
+}
+
+/*
+ * The enabled device-dax instance below an nd_dax device (6.1: a
+ * "daxX.Y" child directory on the dax bus, or under "dax/" on kernels
+ * with the dax class) whose /dev node exists.
+ */
+NDCTL_EXPORT int ndctl_dax_get_chardev(struct ndctl_dax *dax, char *buf,
+		size_t len)
+{
+	static const char *const subdirs[] = { "", "dax" };
+	struct ndctl_ctx *ctx;
+	unsigned int s;
+
+	if (!dax || !buf || !len)
+		return -EINVAL;
+	ctx = dax->pfn.region->bus->ctx;
+	buf[0] = '\0';
+	for (s = 0; s < 2; s++) {
+		char dir[PATH_MAX], sub[PATH_MAX], node[PATH_MAX];
+		struct dirent *de;
+		DIR *d;
+
+		if (nd_path(dir, sizeof(dir), dax->pfn.path, subdirs[s]))
+			continue;
+		d = opendir(dir);
+		if (!d)
+			continue;
+		while ((de = readdir(d))) {
+			char tmp[ND_ATTR_MAX];
+			unsigned int a, b;
+			struct stat st;
+			char c;
+
+			if (sscanf(de->d_name, "dax%u.%u%c", &a, &b, &c) != 2)
+				continue;
+			if (nd_path(sub, sizeof(sub), dir, de->d_name)
+					|| nd_read_attr(ctx, sub, "dev", tmp))
+				continue;
+			if ((size_t)snprintf(node, sizeof(node), "%s/%s",
+						ctx->dev_root, de->d_name) >= sizeof(node)
+					|| stat(node, &st) < 0)
+				continue;
+			if (strlen(de->d_name) < len) {
+				strcpy(buf, de->d_name);
+				closedir(d);
+				return 0;
+			}
+		}
+		closedir(d);
+	}
+	return -ENOENT;
+}
+
+NDCTL_EXPORT const char *ndctl_dax_get_path(struct ndctl_dax *dax)
+{
+	return dax ? dax->pfn.path : NULL;
+}
+
+/* ------------------------------------------------------------------ */
 /* in-use checks before unbinding                                      */
 
 /*
@@ -2591,9 +3374,12 @@ NDCTL_EXPORT int ndctl_btt_delete(struct ndctl_btt *btt)
 static const char *namespace_live_bdev(struct ndctl_namespace *ndns)
 {
 	struct ndctl_btt *btt = btt_claiming(ndns);
+	struct ndctl_pfn *pfn = pfn_claiming(ndns, false);
 
 	if (btt && ndctl_btt_is_enabled(btt))
 		return ndctl_btt_get_block_device(btt);
+	if (pfn && pfn_is_enabled(pfn))
+		return ndctl_pfn_get_block_device(pfn);
 	if (ndctl_namespace_is_enabled(ndns))
 		return ndctl_namespace_get_block_device(ndns);
 	return NULL;

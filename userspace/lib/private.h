@@ -95,12 +95,15 @@ struct ndctl_region {
 	int read_only;
 	int numa_node;
 	struct ndctl_mapping *mappings;
-	bool namespaces_init, btts_init;
+	bool namespaces_init, btts_init, pfns_init, daxs_init;
 	struct ndctl_namespace *namespaces;
 	struct ndctl_btt *btts;
+	/* pfnR.N and daxR.N (the latter allocated as struct ndctl_dax) */
+	struct ndctl_pfn *pfns, *daxs;
 	/* children no longer listed: freed with the context */
 	struct ndctl_namespace *dead_namespaces;
 	struct ndctl_btt *dead_btts;
+	struct ndctl_pfn *dead_pfns;
 	char persistence_domain[32];
 };
 
@@ -139,6 +142,34 @@ struct ndctl_btt {
 	struct sector_sizes lbasize;
 	char ns_name[256];
 	char blockdev[256];
+};
+
+#define ND_ALIGNS_MAX 8
+
+/*
+ * pfnR.N (fsdax) and daxR.N (devdax) share the kernel's attribute set
+ * (uuid, mode, align, supported_alignments, namespace, resource, size);
+ * a dax object is a pfn object with a different prefix.
+ */
+struct ndctl_pfn {
+	struct ndctl_region *region;
+	struct ndctl_pfn *next;
+	unsigned int id;
+	bool is_dax;
+	char *path;
+	char *devname;
+	uuid_t uuid;
+	int loc;		/* enum ndctl_pfn_loc */
+	bool has_align;
+	unsigned long align;
+	int num_aligns;
+	unsigned long aligns[ND_ALIGNS_MAX];
+	char ns_name[256];
+	char blockdev[256];
+};
+
+struct ndctl_dax {
+	struct ndctl_pfn pfn;	/* first: lists hold &dax->pfn */
 };
 
 struct ndctl_cmd {

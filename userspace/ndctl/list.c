@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* ndctl list: topology as JSON, field names as ndctl 76.1 (sysfs-abi §10.2) */
 #include <dirent.h>
+#include <uuid/uuid.h>
+#include <unistd.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -57,53 +59,221 @@ static void add(struct json_object *o, const char *key, struct json_object *v)
 		json_object_object_add(o, key, v);
 }
 
-struct json_object *namespace_to_json(struct ndctl_namespace *ndns, bool human,
-		bool verbose_fields)
+/* one attribute of a sysfs directory, trailing newline dropped; -1 if absent */
+static int read_sysfs(const char *dir, const char *attr, char *buf, size_t len)
 {
-	struct json_object *j = json_object_new_object();
+	char path[PATH_MAX];
+	FILE *f;
+	size_t n;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, attr) >= sizeof(path))
+		return -1;
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	n = fread(buf, 1, len - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+static bool read_sysfs_ull(const char *dir, const char *attr,
+		unsigned long long *v)
+{
+	char buf[64], *end;
+
+	if (read_sysfs(dir, attr, buf, sizeof(buf)) || !buf[0])
+		return false;
+	errno = 0;
+	*v = strtoull(buf, &end, 0);
+	return !errno && end != buf && !*end;
+}
+
+/*
+ * "daxregion" as ndctl 76.1 prints it (list -v, create-namespace): the
+ * nd_dax device's dax_region group and its enabled device-dax instance.
+ */
+static struct json_object *dax_region_to_json(struct ndctl_dax *dax, bool human)
+{
+	const char *path = ndctl_dax_get_path(dax);
+	char dir[PATH_MAX], dev[PATH_MAX], name[64], drv[PATH_MAX];
+	unsigned long long v, size = 0;
+	struct json_object *j, *devs, *jd;
+	ssize_t n;
+
+	if (!path || (size_t)snprintf(dir, sizeof(dir), "%s/dax_region", path)
+			>= sizeof(dir) || !read_sysfs_ull(dir, "id", &v))
+		return NULL;
+	j = json_object_new_object();
+	if (!j)
+		return NULL;
+	add(j, "id", json_object_new_int((int)v));
+	if (read_sysfs_ull(dir, "size", &size))
+		add(j, "size", json_size(size, human));
+	if (read_sysfs_ull(dir, "available_size", &v) && v)
+		add(j, "available_size", json_size(v, human));
+	if (read_sysfs_ull(dir, "align", &v))
+		add(j, "align", json_object_new_int64(v));
+	if (ndctl_dax_get_chardev(dax, name, sizeof(name)))
+		return j;
+	if ((size_t)snprintf(dev, sizeof(dev), "%s/%s", path, name) >= sizeof(dev))
+		return j;
+	devs = json_object_new_array();
+	jd = json_object_new_object();
+	if (!devs || !jd) {
+		json_object_put(devs);
+		json_object_put(jd);
+		return j;
+	}
+	add(jd, "chardev", json_object_new_string(name));
+	if (read_sysfs_ull(dev, "size", &v))
+		add(jd, "size", json_size(v, human));
+	{
+		char buf[32];
+
+		if (read_sysfs(dev, "target_node", buf, sizeof(buf)) == 0
+				&& buf[0] && buf[0] != '-')
+			add(jd, "target_node", json_object_new_int(atoi(buf)));
+	}
+	if (read_sysfs_ull(dev, "align", &v))
+		add(jd, "align", json_object_new_int64(v));
+	if ((size_t)snprintf(dir, sizeof(dir), "%s/driver", dev) < sizeof(dir)
+			&& (n = readlink(dir, drv, sizeof(drv) - 1)) > 0) {
+		const char *b;
+
+		drv[n] = '\0';
+		b = strrchr(drv, '/');
+		b = b ? b + 1 : drv;
+		if (!strcmp(b, "device_dax"))
+			add(jd, "mode", json_object_new_string("devdax"));
+		else if (!strcmp(b, "kmem"))
+			add(jd, "mode", json_object_new_string("system-ram"));
+	}
+	json_object_array_add(devs, jd);
+	add(j, "devices", devs);
+	return j;
+}
+
+static const char *const map_names[] = {
+	[NDCTL_PFN_LOC_NONE] = "none",
+	[NDCTL_PFN_LOC_RAM] = "mem",
+	[NDCTL_PFN_LOC_PMEM] = "dev",
+};
+
+static const char *map_name(enum ndctl_pfn_loc loc)
+{
+	return (unsigned int)loc <= NDCTL_PFN_LOC_PMEM ? map_names[loc] : "none";
+}
+
+/*
+ * A namespace as ndctl 76.1 prints it; NULL for a devdax namespace whose
+ * dax device cannot be found (76.1 leaves it out too).  @dax_region:
+ * the "daxregion" object instead of "chardev" (-v, create-namespace).
+ */
+struct json_object *namespace_to_json(struct ndctl_namespace *ndns, bool human,
+		bool verbose_fields, bool dax_region)
+{
 	enum ndctl_namespace_mode mode = ndctl_namespace_get_mode(ndns);
-	struct ndctl_btt *btt = NULL;
-	const char *m = mode_name(mode), *bdev, *name;
 	unsigned int type = ndctl_namespace_get_type(ndns);
+	const char *m = mode_name(mode), *bdev = NULL, *name;
+	enum ndctl_pfn_loc loc = NDCTL_PFN_LOC_NONE;
+	unsigned long long size = ULLONG_MAX;
+	struct ndctl_btt *btt = NULL;
+	struct ndctl_pfn *pfn = NULL;
+	struct ndctl_dax *dax = NULL;
+	unsigned long align = 0;
+	bool has_lba = true;
 	unsigned int lbasize;
+	struct json_object *j;
 	char str[40];
 	uuid_t uu;
 
+	switch (mode) {
+	case NDCTL_NS_MODE_SAFE:
+		btt = ndctl_namespace_get_btt(ndns);
+		if (btt) {
+			size = ndctl_btt_get_size(btt);
+			if (!size)
+				size = ULLONG_MAX;
+		}
+		break;
+	case NDCTL_NS_MODE_FSDAX:
+		pfn = ndctl_namespace_get_pfn(ndns);
+		if (pfn) {
+			size = ndctl_pfn_get_size(pfn);
+			loc = ndctl_pfn_get_location(pfn);
+		} else {	/* page-mapped without a pfn device */
+			size = ndctl_namespace_get_size(ndns);
+			loc = NDCTL_PFN_LOC_RAM;
+		}
+		break;
+	case NDCTL_NS_MODE_DEVDAX:
+		dax = ndctl_namespace_get_dax(ndns);
+		if (!dax)
+			return NULL;
+		size = ndctl_dax_get_size(dax);
+		loc = ndctl_dax_get_location(dax);
+		has_lba = false;
+		break;
+	default:
+		size = ndctl_namespace_get_size(ndns);
+		break;
+	}
+	j = json_object_new_object();
 	if (!j)
 		return NULL;
 	add(j, "dev", json_object_new_string(ndctl_namespace_get_devname(ndns)));
 	if (m)
 		add(j, "mode", json_object_new_string(m));
-	if (mode == NDCTL_NS_MODE_SAFE)
-		btt = ndctl_namespace_get_btt(ndns);
-	if (btt) {
-		unsigned long long size = ndctl_btt_get_size(btt);
-
-		if (size)
-			add(j, "size", json_size(size, human));
-		ndctl_btt_get_uuid(btt, uu);
+	if (mode != NDCTL_NS_MODE_SAFE && mode != NDCTL_NS_MODE_RAW)
+		add(j, "map", json_object_new_string(map_name(loc)));
+	if (size != ULLONG_MAX)
+		add(j, "size", json_size(size, human));
+	if (btt || pfn || dax) {
+		if (btt)
+			ndctl_btt_get_uuid(btt, uu);
+		else if (pfn)
+			ndctl_pfn_get_uuid(pfn, uu);
+		else
+			ndctl_dax_get_uuid(dax, uu);
 		uuid_unparse(uu, str);
 		add(j, "uuid", json_object_new_string(str));
-		if (verbose_fields && type != ND_DEVICE_NAMESPACE_IO) {
-			ndctl_namespace_get_uuid(ndns, uu);
+		ndctl_namespace_get_uuid(ndns, uu);
+		if (verbose_fields && !uuid_is_null(uu)) {
 			uuid_unparse(uu, str);
 			add(j, "raw_uuid", json_object_new_string(str));
 		}
-		lbasize = ndctl_btt_get_sector_size(btt);
-		add(j, "sector_size", json_object_new_int(lbasize ? lbasize : 512));
+	} else if (type != ND_DEVICE_NAMESPACE_IO) {
+		ndctl_namespace_get_uuid(ndns, uu);
+		uuid_unparse(uu, str);
+		add(j, "uuid", json_object_new_string(str));
+	}
+	if (btt) {
 		bdev = ndctl_btt_get_block_device(btt);
+	} else if (pfn) {
+		align = ndctl_pfn_get_align(pfn);
+		bdev = ndctl_pfn_get_block_device(pfn);
+	} else if (dax) {
+		char cdev[64];
+
+		align = ndctl_dax_get_align(dax);
+		if (dax_region || verbose_fields)
+			add(j, "daxregion", dax_region_to_json(dax, human));
+		else if (!ndctl_dax_get_chardev(dax, cdev, sizeof(cdev)))
+			add(j, "chardev", json_object_new_string(cdev));
 	} else {
-		add(j, "size", json_size(ndctl_namespace_get_size(ndns), human));
-		if (type != ND_DEVICE_NAMESPACE_IO) {
-			ndctl_namespace_get_uuid(ndns, uu);
-			uuid_unparse(uu, str);
-			add(j, "uuid", json_object_new_string(str));
-		}
-		lbasize = ndctl_namespace_get_sector_size(ndns);
-		add(j, "sector_size", json_object_new_int(lbasize ? lbasize : 512));
 		bdev = ndctl_namespace_get_block_device(ndns);
 	}
-	if (bdev)
+	if (btt)
+		lbasize = ndctl_btt_get_sector_size(btt);
+	else
+		lbasize = ndctl_namespace_get_sector_size(ndns);
+	if (has_lba)
+		add(j, "sector_size", json_object_new_int(lbasize ? lbasize : 512));
+	if (align)
+		add(j, "align", json_object_new_int64(align));
+	if (bdev && bdev[0])
 		add(j, "blockdev", json_object_new_string(bdev));
 	if (!ndctl_namespace_is_active(ndns))
 		add(j, "state", json_object_new_string("disabled"));
@@ -411,7 +581,7 @@ int cmd_list(int argc, char **argv)
 		}
 		if (o.R || o.N) {
 			ndctl_region_foreach(bus, region) {
-				struct json_object *jreg = NULL, *rnss;
+				struct json_object *jreg = NULL, *rnss, *jns;
 				struct ndctl_namespace *ndns;
 
 				if (!match_region(region, o.region))
@@ -433,8 +603,10 @@ int cmd_list(int argc, char **argv)
 							continue;
 						if (!o.idle && !ndctl_namespace_is_active(ndns))
 							continue;
-						json_object_array_add(rnss,
-							namespace_to_json(ndns, o.human, o.verbose));
+						jns = namespace_to_json(ndns, o.human,
+								o.verbose, false);
+						if (jns)
+							json_object_array_add(rnss, jns);
 					}
 				}
 				if (o.R && o.N && !o.B && !o.D) {

@@ -26,8 +26,14 @@ static const struct cmd_help create_help = {
 	"    -u, --uuid <uuid>     the uuid of the namespace (default: random)\n"
 	"    -n, --name <name>     an optional name for the namespace (at most 63 bytes)\n"
 	"    -s, --size <size>     size in bytes, K/M/G/T suffixes (default: all available)\n"
-	"    -m, --mode <mode>     'raw' or 'sector' (a BTT); default: raw on pmem,\n"
+	"    -m, --mode <mode>     'raw', 'sector' (a BTT), 'fsdax' (a pfn device)\n"
+	"                          or 'devdax' (a dax device); default: fsdax on\n"
+	"                          pmem (raw where the kernel has no pfn seed),\n"
 	"                          sector on blk (as ndctl 76.1)\n"
+	"    -M, --map <where>     fsdax/devdax memmap location: 'mem' or 'dev'\n"
+	"                          (default dev)\n"
+	"    -a, --align <n>       fsdax/devdax alignment, one the kernel lists\n"
+	"                          (default: the seed's, 2M)\n"
 	"    -l, --sector-size <n> logical sector size (default 4096 for blk and sector\n"
 	"                          mode; blk: 512 520 528 4096 4104 4160 4224)\n"
 	"    -t, --type <type>     'pmem' or 'blk'\n"
@@ -51,8 +57,13 @@ static const struct cmd_help destroy_help = {
 
 struct create_opts {
 	const char *bus, *region, *reconfig, *uuid, *name, *size, *mode;
-	const char *sector, *type;
+	const char *sector, *type, *map, *align;
 	bool force, sector_mode;
+	/* fsdax or devdax (a pfn or dax device claims the namespace) */
+	enum { DAX_NONE, DAX_FS, DAX_DEV } dax_mode;
+	bool mode_default;	/* no -m: fsdax if the region can, else raw */
+	enum ndctl_pfn_loc loc;
+	unsigned long align_bytes;	/* -a, or the mode's default */
 	int autolabel;	/* -1 default, 0 no, 1 yes */
 	char name_buf[64];	/* -e: the old alt_name, when -n is not given */
 	unsigned long long size_bytes;
@@ -169,6 +180,8 @@ int namespace_release(struct ndctl_namespace *ndns)
 {
 	const char *devname = ndctl_namespace_get_devname(ndns);
 	struct ndctl_btt *btt = ndctl_namespace_get_btt(ndns);
+	struct ndctl_pfn *pfn = ndctl_namespace_get_pfn(ndns);
+	struct ndctl_dax *dax = ndctl_namespace_get_dax(ndns);
 	int rc;
 
 	rc = ndctl_namespace_check_unused(ndns);
@@ -181,6 +194,15 @@ int namespace_release(struct ndctl_namespace *ndns)
 		if (rc) {
 			fail("%s: cannot delete %s: %s", devname,
 					ndctl_btt_get_devname(btt), strerror(-rc));
+			return rc;
+		}
+	}
+	if (pfn || dax) {
+		rc = pfn ? ndctl_pfn_delete(pfn) : ndctl_dax_delete(dax);
+		if (rc) {
+			fail("%s: cannot delete %s: %s", devname, pfn
+					? ndctl_pfn_get_devname(pfn)
+					: ndctl_dax_get_devname(dax), strerror(-rc));
 			return rc;
 		}
 	}
@@ -199,7 +221,8 @@ int namespace_release(struct ndctl_namespace *ndns)
 static int namespace_quiesce(struct ndctl_namespace *ndns, bool force, bool wipe)
 {
 	const char *devname = ndctl_namespace_get_devname(ndns);
-	struct ndctl_btt *btt = ndctl_namespace_get_btt(ndns);
+	bool claimed = ndctl_namespace_get_btt(ndns) || ndctl_namespace_get_pfn(ndns)
+		|| ndctl_namespace_get_dax(ndns);
 	bool active = ndctl_namespace_is_active(ndns);
 	struct ndctl_region *region = ndctl_namespace_get_region(ndns);
 	int rc;
@@ -216,7 +239,7 @@ static int namespace_quiesce(struct ndctl_namespace *ndns, bool force, bool wipe
 	rc = namespace_release(ndns);
 	if (rc)
 		return rc;
-	if (active || btt || (wipe && ndctl_namespace_get_size(ndns)))
+	if (active || claimed || (wipe && ndctl_namespace_get_size(ndns)))
 		return zero_info_block(ndns);
 	return 0;
 }
@@ -257,6 +280,9 @@ static unsigned int namespace_lbasize(struct ndctl_namespace *ndns,
 		return o->lbasize;
 	if (ndctl_namespace_get_type(ndns) == ND_DEVICE_NAMESPACE_BLK)
 		return DEFAULT_LBASIZE;
+	/* 76.1: a PMEM namespace that lists sizes gets 512 (a BTT's 4096) */
+	if (ndctl_namespace_get_num_sector_sizes(ndns) > 0)
+		return o->sector_mode ? DEFAULT_LBASIZE : 512;
 	return 0;
 }
 
@@ -323,6 +349,72 @@ static int check_sector_size(struct ndctl_region *region,
 	return 0;
 }
 
+/*
+ * fsdax / devdax: the region's pfn or dax seed takes the namespace
+ * (76.1's order: uuid, mode, align, namespace, then bind).  On failure
+ * the seed lets go of the namespace again.
+ */
+static int setup_pfn_dax(struct ndctl_region *region,
+		struct ndctl_namespace *ndns, const struct create_opts *o)
+{
+	const char *devname = ndctl_namespace_get_devname(ndns);
+	struct ndctl_pfn *pfn = NULL;
+	struct ndctl_dax *dax = NULL;
+	unsigned long long res;
+	const char *sname;
+	uuid_t uu;
+	int rc;
+
+	if (o->dax_mode == DAX_FS)
+		pfn = ndctl_region_get_pfn_seed(region);
+	else
+		dax = ndctl_region_get_dax_seed(region);
+	if (!pfn && !dax) {
+		fail("%s: no %s seed", ndctl_region_get_devname(region),
+				o->dax_mode == DAX_FS ? "pfn" : "dax");
+		return -ENXIO;
+	}
+	sname = pfn ? ndctl_pfn_get_devname(pfn) : ndctl_dax_get_devname(dax);
+	/* the pages must start on a 16 MiB boundary (unless -f) */
+	res = ndctl_namespace_get_resource(ndns);
+	if (res != ULLONG_MAX && res % SZ_16M && !o->force) {
+		fail("%s misaligned to 16M, adjust region alignment and retry",
+				devname);
+		return -EINVAL;
+	}
+	uuid_generate(uu);
+	if (pfn) {
+		rc = ndctl_pfn_set_uuid(pfn, uu);
+		if (!rc)
+			rc = ndctl_pfn_set_location(pfn, o->loc);
+		if (!rc && ndctl_pfn_has_align(pfn))
+			rc = ndctl_pfn_set_align(pfn, o->align_bytes);
+		if (!rc)
+			rc = ndctl_pfn_set_namespace(pfn, ndns);
+		if (!rc)
+			rc = ndctl_pfn_enable(pfn);
+	} else {
+		rc = ndctl_dax_set_uuid(dax, uu);
+		if (!rc)
+			rc = ndctl_dax_set_location(dax, o->loc);
+		if (!rc)
+			rc = ndctl_dax_set_align(dax, o->align_bytes);
+		if (!rc)
+			rc = ndctl_dax_set_namespace(dax, ndns);
+		if (!rc)
+			rc = ndctl_dax_enable(dax);
+	}
+	if (rc) {
+		fail("%s: %s setup on %s failed: %s", sname,
+				pfn ? "fsdax" : "devdax", devname, strerror(-rc));
+		if (pfn)
+			ndctl_pfn_delete(pfn);
+		else
+			ndctl_dax_delete(dax);
+	}
+	return rc;
+}
+
 static int setup_namespace(struct ndctl_region *region,
 		struct ndctl_namespace *ndns, struct create_opts *o,
 		unsigned long long size)
@@ -365,7 +457,11 @@ static int setup_namespace(struct ndctl_region *region,
 		}
 	}
 	/* the claim class; older kernels lack the attribute */
-	ndctl_namespace_set_holder_class(ndns, o->sector_mode ? "btt" : "");
+	ndctl_namespace_set_holder_class(ndns, o->sector_mode ? "btt"
+			: o->dax_mode == DAX_FS ? "pfn"
+			: o->dax_mode == DAX_DEV ? "dax" : "");
+	if (o->dax_mode)
+		return setup_pfn_dax(region, ndns, o);
 	if (!o->sector_mode) {
 		rc = ndctl_namespace_enable(ndns);
 		if (rc < 0 && rc == -ENXIO && type == ND_DEVICE_NAMESPACE_BLK) {
@@ -419,7 +515,7 @@ static void undo_namespace(struct ndctl_namespace *ndns)
 /* the new namespace as JSON; human-readable sizes on a terminal (76.1) */
 static void print_ns(struct ndctl_namespace *ndns)
 {
-	struct json_object *j = namespace_to_json(ndns, isatty(STDOUT_FILENO), false);
+	struct json_object *j = namespace_to_json(ndns, isatty(STDOUT_FILENO), false, true);
 
 	if (j) {
 		json_print(j);
@@ -460,6 +556,88 @@ static int region_capacity(struct ndctl_region *region, struct create_opts *o,
 	return 0;
 }
 
+static const char *mode_str(const struct create_opts *o)
+{
+	if (o->dax_mode)
+		return o->dax_mode == DAX_FS ? "fsdax" : "devdax";
+	return o->sector_mode ? "sector" : "raw";
+}
+
+/*
+ * fsdax/devdax against what the region offers, before anything is
+ * written (76.1's order): the seed (no -m and no pfn seed: raw), -a
+ * among the seed's alignments (or its default), the namespace start on
+ * a 16 MiB boundary (unless -f).
+ */
+static int check_pfn_dax(struct ndctl_region *region, struct create_opts *o)
+{
+	const char *rname = ndctl_region_get_devname(region);
+	struct ndctl_pfn *pfn = NULL;
+	struct ndctl_dax *dax = NULL;
+	unsigned long long res;
+	int i, n = 0;
+
+	if (o->dax_mode == DAX_FS) {
+		pfn = ndctl_region_get_pfn_seed(region);
+		if (!pfn && o->mode_default) {
+			fail("%s fsdax mode not available", rname);
+			o->dax_mode = DAX_NONE;
+		} else if (!pfn) {
+			fail("operation failed, %s cannot support requested mode "
+					"(no pfn seed: fsdax is not available)", rname);
+			return -ENODEV;	/* 76.1's exit status for it */
+		}
+	} else if (o->dax_mode == DAX_DEV) {
+		dax = ndctl_region_get_dax_seed(region);
+		if (!dax) {
+			fail("%s: kernel does not support devdax mode (no dax seed)",
+					rname);
+			return -ENODEV;
+		}
+	}
+	if (o->align) {
+		if (!pfn && !dax) {
+			fail("%s mode does not support setting an alignment",
+					mode_str(o));
+			return -ENODEV;	/* 76.1's exit status for it */
+		}
+		n = pfn ? ndctl_pfn_get_num_alignments(pfn)
+			: ndctl_dax_get_num_alignments(dax);
+		for (i = 0; i < n; i++)
+			if ((pfn ? ndctl_pfn_get_supported_alignment(pfn, i)
+				 : ndctl_dax_get_supported_alignment(dax, i))
+					== o->align_bytes)
+				break;
+		if (i >= n) {
+			char list[128];
+			size_t l = 0;
+
+			list[0] = '\0';
+			for (i = 0; i < n && l < sizeof(list); i++)
+				l += snprintf(list + l, sizeof(list) - l, "%s%lu",
+						i ? " " : "", pfn
+						? ndctl_pfn_get_supported_alignment(pfn, i)
+						: ndctl_dax_get_supported_alignment(dax, i));
+			fail("unsupported align: %s (%s supports: %s)", o->align,
+					pfn ? ndctl_pfn_get_devname(pfn)
+					: ndctl_dax_get_devname(dax), list);
+			return -ENODEV;
+		}
+	} else if (pfn && !o->align_bytes) {
+		o->align_bytes = ndctl_pfn_has_align(pfn)
+			? ndctl_pfn_get_align(pfn) : 2UL << 20;
+	} else if (dax && !o->align_bytes) {
+		o->align_bytes = ndctl_dax_get_align(dax);
+	}
+	if (!o->align_bytes)
+		o->align_bytes = sysconf(_SC_PAGESIZE);
+	/* a region not aligned to the default (nfit_test): page alignment */
+	res = ndctl_region_get_resource(region);
+	if (!o->align && res != ULLONG_MAX && (res & (o->align_bytes - 1)))
+		o->align_bytes = sysconf(_SC_PAGESIZE);
+	return 0;
+}
+
 static int create_in_region(struct ndctl_region *region,
 		const struct create_opts *opts)
 {
@@ -475,14 +653,44 @@ static int create_in_region(struct ndctl_region *region,
 	/* 76.1: without -m a new BLK namespace is a sector (BTT) namespace */
 	if (!o->mode && nstype == ND_DEVICE_NAMESPACE_BLK)
 		o->sector_mode = true;
-	if (o->sector_mode && o->size_bytes && o->size_bytes < SZ_16M) {
-		fail("%s: size %llu: sector mode needs at least 16 MiB (-m raw for less)",
-				rname, o->size_bytes);
+	if (o->dax_mode && nstype == ND_DEVICE_NAMESPACE_BLK) {
+		fail("blk %s does not support %s mode", rname, mode_str(o));
+		return -ENOSPC;
+	}
+	if (o->dax_mode || o->align) {
+		rc = check_pfn_dax(region, o);
+		if (rc)
+			return rc;
+	}
+	/* 76.1 checks the region's alignment first */
+	if (o->dax_mode && o->size_bytes && o->size_bytes % region_align(region)) {
+		fail("%s: size %llu is not a multiple of %llu", rname,
+				o->size_bytes, region_align(region));
+		return -EINVAL;
+	}
+	if ((o->sector_mode || o->dax_mode) && o->size_bytes
+			&& o->size_bytes < SZ_16M) {
+		fail("%s: size %llu: %s mode needs at least 16 MiB (-m raw for less)",
+				rname, o->size_bytes, mode_str(o));
 		return -ENODEV;	/* 76.1's exit status for it */
 	}
 	rc = region_capacity(region, o, &size, false);
 	if (rc)
 		return rc;
+	if (o->dax_mode) {
+		unsigned long long a = (unsigned long long)o->align_bytes
+			* ndctl_region_get_interleave_ways(region);
+
+		if (size % a) {
+			fail("%s: size %llu must align to interleave-width %u "
+					"and alignment %lu", rname, size,
+					ndctl_region_get_interleave_ways(region),
+					o->align_bytes);
+			return -EINVAL;
+		}
+		if (size < SZ_16M)
+			return -ENOSPC;
+	}
 	if (!o->sector_mode && !ndctl_region_get_namespace_seed(region)) {
 		fail("%s: failed to get the namespace seed", rname);
 		return -ENXIO;
@@ -667,7 +875,18 @@ static int reconfigure(struct ndctl_ctx *ctx, struct create_opts *o)
 	}
 	size = ndctl_namespace_get_size(ndns);
 	/* no -m: keep the current mode, and its sector size with it */
-	if (!o->mode && ndctl_namespace_get_btt(ndns)) {
+	if (!o->mode && (ndctl_namespace_get_pfn(ndns) || ndctl_namespace_get_dax(ndns))) {
+		struct ndctl_pfn *pfn = ndctl_namespace_get_pfn(ndns);
+		struct ndctl_dax *dax = ndctl_namespace_get_dax(ndns);
+
+		o->dax_mode = pfn ? DAX_FS : DAX_DEV;
+		if (!o->align)
+			o->align_bytes = pfn ? ndctl_pfn_get_align(pfn)
+				: ndctl_dax_get_align(dax);
+		if (!o->map)
+			o->loc = pfn ? ndctl_pfn_get_location(pfn)
+				: ndctl_dax_get_location(dax);
+	} else if (!o->mode && ndctl_namespace_get_btt(ndns)) {
 		o->sector_mode = true;
 		if (!o->lbasize)
 			o->lbasize = ndctl_btt_get_sector_size(ndctl_namespace_get_btt(ndns));
@@ -675,10 +894,15 @@ static int reconfigure(struct ndctl_ctx *ctx, struct create_opts *o)
 			&& ndctl_namespace_get_sector_size(ndns) > 0) {
 		o->lbasize = ndctl_namespace_get_sector_size(ndns);
 	}
-	/* a bad -l must not cost the old namespace */
+	/* a bad -l, -a or mode must not cost the old namespace */
 	rc = check_sector_size(region, ndns, o);
 	if (rc)
 		return rc;
+	if (o->dax_mode || o->align) {
+		rc = check_pfn_dax(region, o);
+		if (rc)
+			return rc;
+	}
 	rc = namespace_quiesce(ndns, o->force, true);
 	if (rc)
 		return rc;
@@ -743,6 +967,7 @@ int cmd_create_namespace(int argc, char **argv)
 		{ "sector-size", required_argument, NULL, 'l' },
 		{ "type", required_argument, NULL, 't' },
 		{ "align", required_argument, NULL, 'a' },
+		{ "map", required_argument, NULL, 'M' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "autolabel", no_argument, NULL, 'L' },
 		{ "no-autolabel", no_argument, NULL, 'A' },
@@ -759,7 +984,7 @@ int cmd_create_namespace(int argc, char **argv)
 	memset(&o, 0, sizeof(o));
 	o.autolabel = -1;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "b:r:e:u:n:s:m:l:t:a:fLvh", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "b:r:e:u:n:s:m:M:l:t:a:fLvh", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'b': o.bus = optarg; break;
 		case 'r': o.region = optarg; break;
@@ -770,7 +995,8 @@ int cmd_create_namespace(int argc, char **argv)
 		case 'm': o.mode = optarg; break;
 		case 'l': o.sector = optarg; break;
 		case 't': o.type = optarg; break;
-		case 'a': break;
+		case 'a': o.align = optarg; break;
+		case 'M': o.map = optarg; break;
 		case 'f': o.force = true; break;
 		case 'L': o.autolabel = 1; break;
 		case 'A': o.autolabel = 0; break;
@@ -786,18 +1012,54 @@ int cmd_create_namespace(int argc, char **argv)
 	if (o.mode && strcmp(o.mode, "raw")) {
 		if (!strcmp(o.mode, "sector") || !strcmp(o.mode, "safe"))
 			o.sector_mode = true;
-		else if (!strcmp(o.mode, "fsdax") || !strcmp(o.mode, "devdax")
-				|| !strcmp(o.mode, "memory") || !strcmp(o.mode, "dax")) {
-			fail("mode '%s' is not supported by this ndctl (raw, sector)", o.mode);
-			return -EOPNOTSUPP;
-		} else {
-			fail("unknown mode '%s' (raw, sector)", o.mode);
+		else if (!strcmp(o.mode, "fsdax") || !strcmp(o.mode, "memory"))
+			o.dax_mode = DAX_FS;
+		else if (!strcmp(o.mode, "devdax") || !strcmp(o.mode, "dax"))
+			o.dax_mode = DAX_DEV;
+		else {
+			fail("unknown mode '%s' (raw, sector, fsdax, devdax)", o.mode);
 			return EXIT_USAGE;
 		}
 	}
 	if (o.type && strcmp(o.type, "pmem") && strcmp(o.type, "blk")) {
 		fail("unknown type '%s' (pmem or blk)", o.type);
 		return EXIT_USAGE;
+	}
+	if (o.type && !strcmp(o.type, "blk") && o.dax_mode) {
+		fail("only 'pmem' namespaces support dax operation (-m %s -t blk)",
+				o.mode);
+		return EXIT_USAGE;
+	}
+	/* 76.1: a new pmem namespace is fsdax unless -m says otherwise */
+	if (!o.mode && !o.reconfig && (!o.type || !strcmp(o.type, "pmem"))) {
+		o.dax_mode = DAX_FS;
+		o.mode_default = true;
+	}
+	o.loc = NDCTL_PFN_LOC_PMEM;
+	if (o.map) {
+		if (!strcmp(o.map, "mem"))
+			o.loc = NDCTL_PFN_LOC_RAM;
+		else if (strcmp(o.map, "dev")) {
+			fail("invalid map location '%s' (mem or dev)", o.map);
+			return EXIT_USAGE;
+		}
+		if (o.mode && !o.dax_mode) {
+			fail("--map is only valid for fsdax and devdax namespaces, not %s",
+					o.mode);
+			return EXIT_USAGE;
+		}
+	}
+	if (o.align) {
+		unsigned long long v;
+		long page = sysconf(_SC_PAGESIZE);
+
+		if (parse_size(o.align, &v) || v < (unsigned long long)page
+				|| (v & (v - 1)) || v > ULONG_MAX) {
+			fail("invalid align '%s': a power of 2, at least %ld",
+					o.align, page);
+			return EXIT_USAGE;
+		}
+		o.align_bytes = v;
 	}
 	if (o.size && (parse_size(o.size, &o.size_bytes) || !o.size_bytes)) {
 		fail("invalid size '%s'", o.size);

@@ -73,6 +73,6 @@ int collect_namespaces(struct ndctl_ctx *ctx, const char *bus_f,
 
 /* namespace JSON shared by list and create-namespace */
 struct json_object *namespace_to_json(struct ndctl_namespace *ndns, bool human,
-		bool verbose_fields);
+		bool verbose_fields, bool dax_region);
 
 #endif

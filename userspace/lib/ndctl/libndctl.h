@@ -52,6 +52,8 @@ struct ndctl_region;
 struct ndctl_mapping;
 struct ndctl_namespace;
 struct ndctl_btt;
+struct ndctl_pfn;
+struct ndctl_dax;
 struct ndctl_cmd;
 
 /* ---- context ---- */
@@ -357,6 +359,89 @@ int ndctl_btt_enable(struct ndctl_btt *btt);
 int ndctl_btt_disable(struct ndctl_btt *btt);
 /* unbind and release the namespace (device-model only, media untouched) */
 int ndctl_btt_delete(struct ndctl_btt *btt);
+
+/* ---- pfn (fsdax) and dax (devdax) ---- */
+/* where the struct page array (memmap) lives; pfn/dax "mode" attribute */
+enum ndctl_pfn_loc {
+	NDCTL_PFN_LOC_NONE = 0,		/* "none" */
+	NDCTL_PFN_LOC_RAM = 1,		/* "ram": -M mem */
+	NDCTL_PFN_LOC_PMEM = 2,		/* "pmem": -M dev */
+};
+
+struct ndctl_pfn *ndctl_pfn_get_first(struct ndctl_region *region);
+struct ndctl_pfn *ndctl_pfn_get_next(struct ndctl_pfn *pfn);
+#define ndctl_pfn_foreach(region, pfn) \
+	for (pfn = ndctl_pfn_get_first(region); pfn != NULL; \
+	     pfn = ndctl_pfn_get_next(pfn))
+unsigned int ndctl_pfn_get_id(struct ndctl_pfn *pfn);
+const char *ndctl_pfn_get_devname(struct ndctl_pfn *pfn);
+struct ndctl_region *ndctl_pfn_get_region(struct ndctl_pfn *pfn);
+struct ndctl_bus *ndctl_pfn_get_bus(struct ndctl_pfn *pfn);
+struct ndctl_ctx *ndctl_pfn_get_ctx(struct ndctl_pfn *pfn);
+void ndctl_pfn_get_uuid(struct ndctl_pfn *pfn, uuid_t uu);
+int ndctl_pfn_set_uuid(struct ndctl_pfn *pfn, uuid_t uu);
+enum ndctl_pfn_loc ndctl_pfn_get_location(struct ndctl_pfn *pfn);
+int ndctl_pfn_set_location(struct ndctl_pfn *pfn, enum ndctl_pfn_loc loc);
+int ndctl_pfn_has_align(struct ndctl_pfn *pfn);
+/* 0 when the kernel has no "align" attribute */
+unsigned long ndctl_pfn_get_align(struct ndctl_pfn *pfn);
+/* refused (-EINVAL, nothing written) unless in supported_alignments */
+int ndctl_pfn_set_align(struct ndctl_pfn *pfn, unsigned long align);
+int ndctl_pfn_get_num_alignments(struct ndctl_pfn *pfn);
+unsigned long ndctl_pfn_get_supported_alignment(struct ndctl_pfn *pfn, int i);
+/* ndns NULL releases the namespace */
+int ndctl_pfn_set_namespace(struct ndctl_pfn *pfn, struct ndctl_namespace *ndns);
+struct ndctl_namespace *ndctl_pfn_get_namespace(struct ndctl_pfn *pfn);
+const char *ndctl_pfn_get_block_device(struct ndctl_pfn *pfn);
+/* data size / start, read fresh; ULLONG_MAX unless enabled */
+unsigned long long ndctl_pfn_get_size(struct ndctl_pfn *pfn);
+unsigned long long ndctl_pfn_get_resource(struct ndctl_pfn *pfn);
+int ndctl_pfn_is_enabled(struct ndctl_pfn *pfn);
+int ndctl_pfn_is_configured(struct ndctl_pfn *pfn);
+int ndctl_pfn_enable(struct ndctl_pfn *pfn);
+/* unbind and release the namespace (the info block stays on the media) */
+int ndctl_pfn_delete(struct ndctl_pfn *pfn);
+struct ndctl_pfn *ndctl_region_get_pfn_seed(struct ndctl_region *region);
+/* the pfn device claiming the namespace, or NULL */
+struct ndctl_pfn *ndctl_namespace_get_pfn(struct ndctl_namespace *ndns);
+
+struct ndctl_dax *ndctl_dax_get_first(struct ndctl_region *region);
+struct ndctl_dax *ndctl_dax_get_next(struct ndctl_dax *dax);
+#define ndctl_dax_foreach(region, dax) \
+	for (dax = ndctl_dax_get_first(region); dax != NULL; \
+	     dax = ndctl_dax_get_next(dax))
+unsigned int ndctl_dax_get_id(struct ndctl_dax *dax);
+const char *ndctl_dax_get_devname(struct ndctl_dax *dax);
+struct ndctl_region *ndctl_dax_get_region(struct ndctl_dax *dax);
+struct ndctl_bus *ndctl_dax_get_bus(struct ndctl_dax *dax);
+struct ndctl_ctx *ndctl_dax_get_ctx(struct ndctl_dax *dax);
+void ndctl_dax_get_uuid(struct ndctl_dax *dax, uuid_t uu);
+int ndctl_dax_set_uuid(struct ndctl_dax *dax, uuid_t uu);
+enum ndctl_pfn_loc ndctl_dax_get_location(struct ndctl_dax *dax);
+int ndctl_dax_set_location(struct ndctl_dax *dax, enum ndctl_pfn_loc loc);
+int ndctl_dax_has_align(struct ndctl_dax *dax);
+unsigned long ndctl_dax_get_align(struct ndctl_dax *dax);
+int ndctl_dax_set_align(struct ndctl_dax *dax, unsigned long align);
+int ndctl_dax_get_num_alignments(struct ndctl_dax *dax);
+unsigned long ndctl_dax_get_supported_alignment(struct ndctl_dax *dax, int i);
+int ndctl_dax_set_namespace(struct ndctl_dax *dax, struct ndctl_namespace *ndns);
+struct ndctl_namespace *ndctl_dax_get_namespace(struct ndctl_dax *dax);
+unsigned long long ndctl_dax_get_size(struct ndctl_dax *dax);
+unsigned long long ndctl_dax_get_resource(struct ndctl_dax *dax);
+int ndctl_dax_is_enabled(struct ndctl_dax *dax);
+int ndctl_dax_is_configured(struct ndctl_dax *dax);
+int ndctl_dax_enable(struct ndctl_dax *dax);
+int ndctl_dax_delete(struct ndctl_dax *dax);
+struct ndctl_dax *ndctl_region_get_dax_seed(struct ndctl_region *region);
+struct ndctl_dax *ndctl_namespace_get_dax(struct ndctl_namespace *ndns);
+/*
+ * Extensions (not in upstream libndctl, which goes through libdaxctl):
+ * the sysfs directory of the nd_dax device, and the name of its enabled
+ * device-dax instance ("daxX.Y", child of that directory, with a /dev
+ * node); -ENOENT when there is none.
+ */
+const char *ndctl_dax_get_path(struct ndctl_dax *dax);
+int ndctl_dax_get_chardev(struct ndctl_dax *dax, char *buf, size_t len);
 
 /* in-use checks: O_EXCL open of the live block device before unbinding */
 int ndctl_namespace_check_unused(struct ndctl_namespace *ndns);
