@@ -276,10 +276,17 @@ blk_attrs() {	# blk_attrs TREE: region4's namespace4.0 and btt4.0 as written
 	done
 	echo "${out# }"
 }
-while IFS='|' read -r want_rc want args; do
-	tree ntb nfit_test || continue
-	FAKE_BIND=1 run "$T/ntb" --fakeio create-namespace -b nfit_test.0 -r region4 $args
-	got=$(blk_attrs "$T/ntb")
+# create_compare TREE PLATFORM ATTRS LIVE SCOPE WANT_RC WANT ARGS: our
+# create-namespace SCOPE ARGS on a fresh TREE of PLATFORM must exit WANT_RC
+# with the attribute writes WANT (as ATTRS TREE prints them) and one error
+# line on failure; with LIVE76, Debian's ndctl the same (LIVE: the words
+# naming the command in its result)
+create_compare() {
+	local t=$1 plat=$2 attrs=$3 live=$4 scope=$5 want_rc=$6 want=$7 args=$8
+	local got nerr msg trc theirs
+	tree $t $plat || return 0
+	FAKE_BIND=1 run "$T/$t" --fakeio create-namespace $scope $args
+	got=$($attrs "$T/$t")
 	nerr=$(grep -c "error:" "$T/err")
 	if [ "$rc" = "$want_rc" ] && [ "$got" = "$want" ] && sanitizer_clean "$T/err" \
 			&& { [ "$rc" = 0 ] || [ "$nerr" = 1 ]; }; then
@@ -289,18 +296,21 @@ while IFS='|' read -r want_rc want args; do
 		nok "create-namespace $args: exit $rc (76.1: $want_rc), $nerr error line(s)"
 		echo "ours: $got" | diag; echo "76.1: $want" | diag; diag < "$T/err"
 	fi
-	if [ -n "$LIVE76" ]; then
-		tree ntb nfit_test || continue
-		unshare -m sh -c "mount --bind '$T/ntb/sys' /sys && mount --bind '$T/ntb/dev' /dev && FAKE_BIND=1 NDCTL_SYSFS_ROOT=/sys LD_PRELOAD='$TB/lib/fake_bind.so' ndctl create-namespace -b nfit_test.0 -r region4 $args" > /dev/null 2>&1
-		trc=$?
-		theirs=$(blk_attrs "$T/ntb")
-		if [ "$trc" = "$want_rc" ] && [ "$theirs" = "$want" ]; then
-			ok "Debian's ndctl 76.1 create-namespace $args: exit $trc, the same writes (live)"
-		else
-			nok "Debian's ndctl 76.1 create-namespace $args now exits $trc"
-			echo "$theirs" | diag
-		fi
+	[ -n "$LIVE76" ] || return 0
+	tree $t $plat || return 0
+	unshare -m sh -c "mount --bind '$T/$t/sys' /sys && mount --bind '$T/$t/dev' /dev && FAKE_BIND=1 NDCTL_SYSFS_ROOT=/sys LD_PRELOAD='$TB/lib/fake_bind.so' ndctl create-namespace $scope $args" > /dev/null 2>&1
+	trc=$?
+	theirs=$($attrs "$T/$t")
+	if [ "$trc" = "$want_rc" ] && [ "$theirs" = "$want" ]; then
+		ok "Debian's ndctl 76.1 $live $args: exit $trc, the same writes (live)"
+	else
+		nok "Debian's ndctl 76.1 $live $args now exits $trc"
+		echo "$theirs" | diag
 	fi
+}
+while IFS='|' read -r want_rc want args; do
+	create_compare ntb nfit_test blk_attrs "create-namespace" \
+		"-b nfit_test.0 -r region4" "$want_rc" "$want" "$args"
 done <<-EOF
 	0|size=0x1000000 sector_size=4096 holder_class=btt uuid=set sector_size=4096 namespace=namespace4.0 uuid=set|-t blk -s 16M
 	0|size=0x1000000 sector_size=520 holder_class=btt uuid=set sector_size=520 namespace=namespace4.0 uuid=set|-t blk -s 16M -l 520
@@ -463,30 +473,8 @@ P0="pfn:uuid=unset pfn:mode=none pfn:align=2097152 pfn:namespace="
 N0="namespace:size=0 namespace:holder_class= namespace:sector_size=512 4096 "
 while IFS='|' read -r want_rc want args; do
 	want=$(eval echo "\"$want\"")
-	tree dc qemu-labelled || continue
-	FAKE_BIND=1 run "$T/dc" --fakeio create-namespace -r region1 $args
-	got=$(dax_attrs "$T/dc")
-	nerr=$(grep -c "error:" "$T/err")
-	if [ "$rc" = "$want_rc" ] && [ "$got" = "$want" ] && sanitizer_clean "$T/err" \
-			&& { [ "$rc" = 0 ] || [ "$nerr" = 1 ]; }; then
-		msg=$(grep "error:" "$T/err" | sed 's/.*error: //' | head -c 120)
-		ok "create-namespace $args: exit $rc, writes as 76.1${msg:+; '$msg'}"
-	else
-		nok "create-namespace $args: exit $rc (76.1: $want_rc), $nerr error line(s)"
-		echo "ours: $got" | diag; echo "76.1: $want" | diag; diag < "$T/err"
-	fi
-	if [ -n "$LIVE76" ]; then
-		tree dc qemu-labelled || continue
-		unshare -m sh -c "mount --bind '$T/dc/sys' /sys && mount --bind '$T/dc/dev' /dev && FAKE_BIND=1 NDCTL_SYSFS_ROOT=/sys LD_PRELOAD='$TB/lib/fake_bind.so' ndctl create-namespace -r region1 $args" > /dev/null 2>&1
-		trc=$?
-		theirs=$(dax_attrs "$T/dc")
-		if [ "$trc" = "$want_rc" ] && [ "$theirs" = "$want" ]; then
-			ok "Debian's ndctl 76.1 create-namespace -r region1 $args: exit $trc, the same writes (live)"
-		else
-			nok "Debian's ndctl 76.1 create-namespace $args now exits $trc"
-			echo "$theirs" | diag
-		fi
-	fi
+	create_compare dc qemu-labelled dax_attrs "create-namespace -r region1" \
+		"-r region1" "$want_rc" "$want" "$args"
 done <<-'EOF'
 	0|namespace:size=0x10000000 namespace:holder_class=pfn namespace:sector_size=512 pfn:uuid=set pfn:mode=pmem pfn:align=2097152 pfn:namespace=namespace1.1 $D0|
 	0|namespace:size=0x4000000 namespace:holder_class=pfn namespace:sector_size=512 pfn:uuid=set pfn:mode=pmem pfn:align=2097152 pfn:namespace=namespace1.1 $D0|-m fsdax -s 64M
