@@ -988,25 +988,37 @@ def cmd_bench(cfg, args):
             if r.problem:
                 say("bench: %s: %s" % (mset, r.problem))
                 continue
-            path = os.path.join(GUEST_OUT, name, "bench.txt")
-            if not os.path.exists(path):
-                say("bench: %s: no results (%s)" % (mset, path))
-                continue
-            for line in open(path):
-                f = line.split()
-                if len(f) == 3:
-                    res.setdefault((mset, f[0]), {})[rnd] = (float(f[1]), f[2])
+            read_bench(name, rnd, res, lambda job: (mset, job))
+    return bench_table(res, "ours", "stock", BENCH_JOBS, rounds)
 
+
+def read_bench(name, rnd, res, key):
+    """Add boot @name's bench.txt lines ("job value unit") to @res as
+    res[key(job)][rnd] = (value, unit); key() returns None to skip."""
+    path = os.path.join(GUEST_OUT, name, "bench.txt")
+    if not os.path.exists(path):
+        say("bench: %s: no results (%s)" % (name, path))
+        return
+    for line in open(path):
+        f = line.split()
+        if len(f) == 3 and key(f[0]):
+            res.setdefault(key(f[0]), {})[rnd] = (float(f[1]), f[2])
+
+
+def bench_table(res, a, b, jobs, rounds):
+    """Print a/b per job (res keyed (a|b, job)): the medians over the
+    rounds that have both, and each round's ratio; 0 when every job has
+    figures."""
     def median(v):
         v = sorted(v)
         n = len(v)
         return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
 
     say("bench: %-18s %14s %14s %10s   (median of %d rounds)" %
-        ("job", "ours", "stock", "ours/stock", rounds))
+        ("job", a, b, "%s/%s" % (a, b), rounds))
     ok = True
-    for job in BENCH_JOBS:
-        o, s = res.get(("ours", job), {}), res.get(("stock", job), {})
+    for job in jobs:
+        o, s = res.get((a, job), {}), res.get((b, job), {})
         both = [r for r in o if r in s and s[r][0]]
         if not both:
             ok = False
@@ -1036,31 +1048,9 @@ def bench_blk(cfg, args, rounds):
         if r.problem:
             say("bench: %s" % r.problem)
             continue
-        path = os.path.join(GUEST_OUT, name, "bench.txt")
-        if not os.path.exists(path):
-            say("bench: no results (%s)" % path)
-            continue
-        for line in open(path):
-            f = line.split()
-            if len(f) == 3 and "-" in f[0]:
-                kind, job = f[0].split("-", 1)
-                res.setdefault((kind, job), {})[rnd] = (float(f[1]), f[2])
-    say("bench: %-18s %14s %14s %10s   (median of %d rounds)" %
-        ("job", "blk", "pmem", "blk/pmem", rounds))
-    ok = True
-    for job in BENCH_JOBS[:4]:
-        b, p = res.get(("blk", job), {}), res.get(("pmem", job), {})
-        both = [r for r in b if r in p and p[r][0]]
-        if not both:
-            ok = False
-            say("bench: %-18s %14s %14s %10s" % (job, "-", "-", "-"))
-            continue
-        unit = b[both[0]][1]
-        ratios = sorted(b[r][0] / p[r][0] for r in both)
-        say("bench: %-18s %14s %14s %10.2f" % (
-            job, "%.0f %s" % (b[both[0]][0], unit),
-            "%.0f %s" % (p[both[0]][0], unit), ratios[len(ratios) // 2]))
-    return 0 if ok else 1
+        read_bench(name, rnd, res,
+                   lambda f: tuple(f.split("-", 1)) if "-" in f else None)
+    return bench_table(res, "blk", "pmem", BENCH_JOBS[:4], rounds)
 
 
 # ----------------------------------------------------------------- main ----
