@@ -1050,15 +1050,9 @@ int nvdimm_namespace_attach_btt(struct device *btt_dev)
 		dev_dbg(btt_dev, "needs a namespace, a uuid and a sector_size\n");
 		return -ENODEV;
 	}
-	rc = nd_namespace_common_probe(ndns, btt_dev, &range);
+	rc = nd_claim_dev_attach_check(&nd_btt->cd, &range);
 	if (rc)
 		return rc;
-	/* claimed while enabled: one holder of the media at a time */
-	if (READ_ONCE(ndns->driver)) {
-		dev_dbg(btt_dev, "%s is still enabled: disable it first\n",
-			dev_name(ndns));
-		return -EBUSY;
-	}
 	nd_btt->initial_offset = nd_namespace_btt_start(ndns);
 	rc = btt_version(nd_btt->initial_offset, &nd_btt->version_major,
 			 &nd_btt->version_minor);

@@ -41,9 +41,11 @@ int nd_device_type(const struct device *dev)
 		return ND_DEVICE_NAMESPACE_PMEM;
 	if (is_nd_namespace_blk(dev))
 		return ND_DEVICE_NAMESPACE_BLK;
-	/* a btt binds to the namespace driver of its region's type */
-	if (is_nd_btt(dev))
+	/* btt and pfn bind to the namespace driver of their region's type */
+	if (is_nd_btt(dev) || is_nd_pfn(dev))
 		return nd_region_nstype(to_nd_region(dev->parent));
+	if (is_nd_dax(dev))
+		return ND_DEVICE_DAX_PMEM;
 	return 0;
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Devices that claim a namespace for a personality (btt today): their
+ * Devices that claim a namespace for a personality (btt, pfn, dax): their
  * life cycle and the attributes every personality has.
  *
  * A region has one idle seed per personality.  Userspace configures it
@@ -28,6 +28,8 @@ static struct workqueue_struct *nd_claim_wq;
 
 static const struct nd_claim_kind *const nd_claim_kinds[ND_CLAIM_SLOTS] = {
 	[ND_SLOT_BTT] = &nd_btt_kind,
+	[ND_SLOT_PFN] = &nd_pfn_kind,
+	[ND_SLOT_DAX] = &nd_dax_kind,
 };
 
 static struct mutex *nd_claim_reconfig_lock(struct device *dev)
@@ -181,6 +183,7 @@ struct nd_claim_dev *nd_claim_dev_alloc(struct nd_region *nd_region,
 	}
 	cd->id = id;
 	cd->kind = kind;
+	kind->reset(cd);	/* the personality's defaults */
 	INIT_WORK(&cd->del_work, nd_claim_dev_del_work);
 	nd_device_init(&cd->dev, &nd_region->dev, kind->type, true);
 	rc = dev_set_name(&cd->dev, "%s%d.%d", kind->name, nd_region->id, id);
@@ -225,8 +228,31 @@ static int nd_claim_seed_new(struct nd_region *nd_region,
 }
 
 /**
+ * nd_region_claim_activate - let a probing region have claiming devices
+ * @nd_region: the region, probing, before its namespaces are added
+ *
+ * From here on autodetect may create devices for the namespaces being
+ * added (their probes run in the async domain, possibly before the seeds
+ * exist); nd_region_claim_devs_unregister() ends it.
+ */
+void nd_region_claim_activate(struct nd_region *nd_region)
+{
+	struct mutex *lock = nd_claim_reconfig_lock(&nd_region->dev);
+	int i;
+
+	mutex_lock(lock);
+	for (i = 0; i < ND_CLAIM_SLOTS; i++) {
+		const struct nd_claim_kind *kind = nd_claim_kinds[i];
+
+		nd_region->claim[i].active = !kind->wanted ||
+					     kind->wanted(nd_region);
+	}
+	mutex_unlock(lock);
+}
+
+/**
  * nd_region_claim_seeds_create - give an enabled region its seeds
- * @nd_region: the region, probing
+ * @nd_region: the region, probing, after nd_region_claim_activate()
  *
  * Returns 0 or -ENOMEM.
  */
@@ -236,11 +262,9 @@ int nd_region_claim_seeds_create(struct nd_region *nd_region)
 	int i, rc = 0;
 
 	mutex_lock(lock);
-	for (i = 0; i < ND_CLAIM_SLOTS && !rc; i++) {
-		rc = nd_claim_seed_new(nd_region, nd_claim_kinds[i]);
-		if (!rc)
-			nd_region->claim[i].active = true;
-	}
+	for (i = 0; i < ND_CLAIM_SLOTS && !rc; i++)
+		if (nd_region->claim[i].active)
+			rc = nd_claim_seed_new(nd_region, nd_claim_kinds[i]);
 	mutex_unlock(lock);
 	return rc;
 }
@@ -315,6 +339,31 @@ void nd_claim_dev_probe_success(struct nd_claim_dev *cd)
 		nd_region_advance_seed(nd_region, cd->ndns);
 	mutex_unlock(lock);
 }
+
+/**
+ * nd_claim_dev_attach_check - what every personality checks at attach
+ * @cd: the device, probing (its device lock held), with a namespace
+ * @range: set to the namespace's range
+ *
+ * The claim must hold (nd_namespace_common_probe()) and the namespace
+ * must no longer be enabled: it may be claimed while enabled, but one
+ * holder of the media at a time (-EBUSY).  Returns 0 or the errno.
+ */
+int nd_claim_dev_attach_check(struct nd_claim_dev *cd, struct range *range)
+{
+	int rc;
+
+	rc = nd_namespace_common_probe(cd->ndns, &cd->dev, range);
+	if (rc)
+		return rc;
+	if (READ_ONCE(cd->ndns->driver)) {
+		dev_dbg(&cd->dev, "%s is still enabled: disable it first\n",
+			dev_name(cd->ndns));
+		return -EBUSY;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_GPL(nd_claim_dev_attach_check);
 
 /**
  * nd_region_claim_seed_show - a region's <kind>_seed attribute

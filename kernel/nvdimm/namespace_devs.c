@@ -181,10 +181,18 @@ static ssize_t mode_show(struct device *dev, struct device_attribute *attr,
 	struct device *claim;
 	ssize_t rc;
 
-	/* pfn and dax personalities do not exist yet */
+	const char *mode = "raw";
+
+	/* the 6.1 words: ndctl reads memory as fsdax, dax as devdax */
 	device_lock(dev);
 	claim = to_nd_namespace_io(dev)->claim;
-	rc = sysfs_emit(buf, "%s\n", claim && is_nd_btt(claim) ? "safe" : "raw");
+	if (claim && is_nd_btt(claim))
+		mode = "safe";
+	else if (claim && is_nd_pfn(claim))
+		mode = "memory";
+	else if (claim && is_nd_dax(claim))
+		mode = "dax";
+	rc = sysfs_emit(buf, "%s\n", mode);
 	device_unlock(dev);
 	return rc;
 }
@@ -444,10 +452,11 @@ int nd_namespace_raw_allowed(struct device *ndns_dev)
  *
  * Enables byte access for the probe (devm on @ndns_dev), lets a
  * personality whose metadata is on the media claim the namespace
- * (nd_btt_probe()), and checks that nothing reserves it for one.
+ * (nd_btt_probe(), nd_pfn_probe()), and checks that nothing reserves it
+ * for one.
  *
- * Returns 0 when the driver may attach it raw; -ENXIO when a btt
- * claimed it (it comes back as that device) or it is reserved; or the
+ * Returns 0 when the driver may attach it raw; -ENXIO when a btt, pfn
+ * or dax device claimed it (it comes back as that device) or it is reserved; or the
  * errno of the byte access or the claim.
  */
 int nd_namespace_probe_raw(struct device *ndns_dev)
@@ -458,8 +467,12 @@ int nd_namespace_probe_raw(struct device *ndns_dev)
 	if (rc)
 		return rc;
 	rc = nd_btt_probe(ndns_dev);
+	if (rc == -ENODEV)
+		rc = nd_pfn_probe(ndns_dev, false);
+	if (rc == -ENODEV)
+		rc = nd_pfn_probe(ndns_dev, true);
 	if (!rc)
-		return -ENXIO;		/* back as the btt that claimed it */
+		return -ENXIO;		/* back as the device that claimed it */
 	if (rc != -ENODEV)
 		return rc;
 	return nd_namespace_raw_allowed(ndns_dev);
@@ -538,7 +551,7 @@ void nd_namespace_probe_success(struct device *dev)
 {
 	struct nvdimm_bus *nvdimm_bus = walk_to_nvdimm_bus(dev);
 
-	if (is_nd_btt(dev)) {
+	if (is_nd_claim_dev(dev)) {
 		nd_claim_dev_probe_success(to_nd_claim_dev(dev));
 		return;
 	}

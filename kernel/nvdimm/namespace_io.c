@@ -222,6 +222,24 @@ EXPORT_SYMBOL_GPL(nvdimm_read_bytes);
 int nvdimm_write_bytes(struct device *ndns_dev, u64 offset, const void *buf,
 		       size_t size)
 {
+	return nd_namespace_write_bytes(ndns_dev, offset, buf, size);
+}
+EXPORT_SYMBOL_GPL(nvdimm_write_bytes);
+
+/**
+ * nd_namespace_write_bytes - nvdimm_write_bytes() for the core itself
+ * @ndns_dev: the namespace (nvdimm_namespace_bytes_enable() done)
+ * @offset: namespace offset
+ * @buf: source
+ * @size: bytes
+ *
+ * The test build wraps references to nvdimm_write_bytes() in every
+ * module, the core's included: the wrapper lives in a module that needs
+ * the core, so the core's own writes (pfn info blocks) come here.
+ */
+int nd_namespace_write_bytes(struct device *ndns_dev, u64 offset,
+			     const void *buf, size_t size)
+{
 	void *dst;
 
 	if (is_nd_namespace_blk(ndns_dev))
@@ -232,7 +250,6 @@ int nvdimm_write_bytes(struct device *ndns_dev, u64 offset, const void *buf,
 	memcpy_flushcache(dst, buf, size);
 	return 0;
 }
-EXPORT_SYMBOL_GPL(nvdimm_write_bytes);
 
 /**
  * nvdimm_namespace_capacity - bytes of a namespace

@@ -138,6 +138,8 @@ struct nd_mapping {
 /* the personalities whose devices claim namespaces: claim_devs.c */
 enum nd_claim_slot {
 	ND_SLOT_BTT,
+	ND_SLOT_PFN,
+	ND_SLOT_DAX,
 	ND_CLAIM_SLOTS,
 };
 
@@ -157,6 +159,7 @@ struct nd_claim_seed {
  * @size: bytes of the structure that starts with its nd_claim_dev
  * @reset: drop the personality's own configuration (namespace "" written)
  * @fits: 0 when the namespace is large enough, else -ENXIO with a log line
+ * @wanted: whether a region of this type has such devices (NULL: all)
  */
 struct nd_claim_kind {
 	const char *name;
@@ -166,6 +169,7 @@ struct nd_claim_kind {
 	size_t size;
 	void (*reset)(struct nd_claim_dev *cd);
 	int (*fits)(struct nd_claim_dev *cd, struct device *ndns);
+	bool (*wanted)(struct nd_region *nd_region);
 };
 
 /**
@@ -249,6 +253,9 @@ struct nvdimm_bus *walk_to_nvdimm_bus(struct device *dev);
 /* namespace_devs.c, btt_devs.c: personality autodetect */
 int nd_namespace_raw_allowed(struct device *ndns_dev);
 int nd_btt_probe(struct device *ndns_dev);
+int nd_pfn_probe(struct device *ndns_dev, bool dax);
+int nd_namespace_write_bytes(struct device *ndns_dev, u64 offset,
+			     const void *buf, size_t size);
 
 /* region_devs.c */
 int nd_region_blk_io(struct nd_region *nd_region, u64 dpa, void *buf,
@@ -402,6 +409,7 @@ void nd_async_add(async_func_t fn, struct device *dev);
 struct nd_claim_dev *nd_claim_dev_alloc(struct nd_region *nd_region,
 					const struct nd_claim_kind *kind);
 void nd_claim_dev_add(struct nd_claim_dev *cd, struct device *ndns);
+void nd_region_claim_activate(struct nd_region *nd_region);
 int nd_region_claim_seeds_create(struct nd_region *nd_region);
 void nd_region_claim_devs_unregister(struct nd_region *nd_region);
 void nd_claim_dev_probe_success(struct nd_claim_dev *cd);
@@ -419,6 +427,8 @@ void nd_claim_exit(void);
 
 /* btt_devs.c */
 extern const struct nd_claim_kind nd_btt_kind;
+extern const struct nd_claim_kind nd_pfn_kind;
+extern const struct nd_claim_kind nd_dax_kind;
 
 /* namespace_scan.c */
 int nd_region_scan_namespaces(struct nd_region *nd_region);

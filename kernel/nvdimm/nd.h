@@ -246,6 +246,59 @@ static inline struct nd_btt *to_nd_btt(struct device *dev)
 	return container_of(dev, struct nd_btt, cd.dev);
 }
 
+/**
+ * struct nd_pfn - a pfn (pfnR.N, fsdax) or dax (daxR.N, devdax) device:
+ *	struct pages for the namespace it claims, described by the info
+ *	block at offset 4096 of that namespace
+ * @cd: device, id, claimed namespace and uuid (the info block's @uuid)
+ * @mode: where the struct pages live: PFN_MODE_RAM, PFN_MODE_PMEM (in
+ *	the namespace, behind the info block), PFN_MODE_NONE when not chosen
+ * @align: mapping alignment in bytes (one of the supported alignments)
+ * @dataoff: while attached: the info block's dataoff (from the start of
+ *	the mapped range, which is the namespace's plus @start_pad)
+ * @start_pad: while attached: bytes skipped at the namespace start
+ * @end_trunc: while attached: bytes unused at the namespace end
+ * @npfns: while attached: data pages
+ *
+ * @mode and @align change under the device lock, never while it is
+ * bound; the layout fields are written by its probe and read under the
+ * device lock while it is bound.
+ */
+struct nd_pfn {
+	struct nd_claim_dev cd;
+	u32 mode;
+	unsigned long align;
+	u64 dataoff;
+	u32 start_pad;
+	u32 end_trunc;
+	u64 npfns;
+};
+
+extern const struct device_type nd_pfn_device_type;
+extern const struct device_type nd_dax_device_type;
+
+static inline bool is_nd_pfn(const struct device *dev)
+{
+	return dev->type == &nd_pfn_device_type;
+}
+
+static inline bool is_nd_dax(const struct device *dev)
+{
+	return dev->type == &nd_dax_device_type;
+}
+
+static inline struct nd_pfn *to_nd_pfn(struct device *dev)
+{
+	return container_of(dev, struct nd_pfn, cd.dev);
+}
+
+struct dev_pagemap;
+int nvdimm_setup_pfn(struct device *dev, struct dev_pagemap *pgmap);
+bool nvdimm_range_is_pmem(u64 start, u64 size);
+int nd_region_id(struct nd_region *nd_region);
+int nd_region_target_node(struct nd_region *nd_region);
+
+int nd_claim_dev_attach_check(struct nd_claim_dev *cd, struct range *range);
 int nd_namespace_common_probe(struct device *ndns_dev, struct device *by,
 			      struct range *range);
 int nd_namespace_probe_raw(struct device *ndns_dev);

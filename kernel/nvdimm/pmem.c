@@ -2,7 +2,10 @@
 /*
  * nd_pmem: a block device (/dev/pmemN) over a namespace's system-physical
  * address range, or over the BTT of a btt device that claimed one
- * (/dev/pmemNs, nd_btt.ko).
+ * (/dev/pmemNs, nd_btt.ko), or over the data area of a pfn device that
+ * claimed one (fsdax: /dev/pmemN with struct pages behind it, registered
+ * with the kernel's DAX core so that a filesystem mounted -o dax maps
+ * the media directly).
  *
  * Writes use non-temporal stores (memcpy_flushcache) so that, once ordered
  * by nvdimm_flush(), they sit in the platform's persistence domain; a
@@ -18,15 +21,22 @@
 #include <linux/io.h>
 #include <linux/uaccess.h>
 #include <linux/string.h>
+#include <linux/dax.h>
+#include <linux/memremap.h>
+#include <linux/pfn_t.h>
+#include <linux/uio.h>
 #include "nd.h"
 
 /**
- * struct pmem_device - one attached namespace
- * @phys_addr: first system-physical address
- * @size: bytes
- * @virt_addr: kernel mapping of the range
+ * struct pmem_device - one attached namespace or pfn device
+ * @phys_addr: system-physical address of the first byte of the disk
+ * @size: bytes of the disk
+ * @virt_addr: kernel mapping of @phys_addr
  * @disk: the block device
  * @nd_region: region to flush
+ * @pgmap: pfn device: the struct pages of the namespace's range
+ * @dax_dev: pfn device whose range has struct pages: its DAX device
+ * @pfn_flags: what direct_access() tags the pfns it returns with
  */
 struct pmem_device {
 	phys_addr_t phys_addr;
@@ -34,6 +44,9 @@ struct pmem_device {
 	void *virt_addr;
 	struct gendisk *disk;
 	struct nd_region *nd_region;
+	struct dev_pagemap pgmap;
+	struct dax_device *dax_dev;
+	u64 pfn_flags;
 };
 
 static blk_status_t pmem_do_read(struct pmem_device *pmem, struct page *page,
@@ -102,31 +115,118 @@ static const struct block_device_operations pmem_fops = {
 	.submit_bio = pmem_submit_bio,
 };
 
+/*
+ * DAX operations (the 6.1 dax_operations a filesystem needs).  Offsets
+ * are pages from the start of the disk; there is no badblock list, so
+ * no range is ever refused as poisoned.
+ */
+static long pmem_dax_direct_access(struct dax_device *dax_dev, pgoff_t pgoff,
+				   long nr_pages, enum dax_access_mode mode,
+				   void **kaddr, pfn_t *pfn)
+{
+	struct pmem_device *pmem = dax_get_private(dax_dev);
+	u64 offset = PFN_PHYS(pgoff);
+
+	if (offset >= pmem->size)
+		return -ERANGE;
+	if (kaddr)
+		*kaddr = pmem->virt_addr + offset;
+	if (pfn)
+		*pfn = phys_to_pfn_t(pmem->phys_addr + offset, pmem->pfn_flags);
+	return PHYS_PFN(pmem->size - offset);
+}
+
+static int pmem_dax_zero_page_range(struct dax_device *dax_dev, pgoff_t pgoff,
+				    size_t nr_pages)
+{
+	struct pmem_device *pmem = dax_get_private(dax_dev);
+	u64 offset = PFN_PHYS(pgoff);
+	size_t i;
+
+	if (offset >= pmem->size ||
+	    nr_pages > PHYS_PFN(pmem->size - offset))
+		return -EIO;
+	for (i = 0; i < nr_pages; i++)
+		memcpy_flushcache(pmem->virt_addr + offset + PFN_PHYS(i),
+				  page_address(ZERO_PAGE(0)), PAGE_SIZE);
+	return 0;
+}
+
+/*
+ * Called by the DAX core when direct_access() refused a range as
+ * poisoned.  Ours never does, so this is a plain durable copy; clearing
+ * poison would need the badblock list this driver does not keep.
+ */
+static size_t pmem_dax_recovery_write(struct dax_device *dax_dev,
+				      pgoff_t pgoff, void *addr, size_t bytes,
+				      struct iov_iter *iter)
+{
+	return _copy_from_iter_flushcache(addr, bytes, iter);
+}
+
+static const struct dax_operations pmem_dax_ops = {
+	.direct_access = pmem_dax_direct_access,
+	.zero_page_range = pmem_dax_zero_page_range,
+	.recovery_write = pmem_dax_recovery_write,
+};
+
 static void pmem_release_disk(void *data)
 {
 	struct pmem_device *pmem = data;
 
+	if (pmem->dax_dev) {
+		dax_remove_host(pmem->disk);
+		kill_dax(pmem->dax_dev);
+		put_dax(pmem->dax_dev);
+	}
 	del_gendisk(pmem->disk);
 	put_disk(pmem->disk);
 }
 
-static int pmem_attach_disk(struct device *dev, u64 start, u64 size)
+/* register @pmem's DAX device for @disk (a pfn device with struct pages) */
+static int pmem_add_dax(struct device *dev, struct pmem_device *pmem,
+			struct gendisk *disk)
 {
-	struct pmem_device *pmem;
+	struct dax_device *dax_dev;
+	int rc;
+
+	dax_dev = alloc_dax(pmem, &pmem_dax_ops);
+	if (IS_ERR(dax_dev))
+		return PTR_ERR(dax_dev);
+	set_dax_nocache(dax_dev);
+	set_dax_nomc(dax_dev);
+	/* an NFIT region's stores are durable once flushed: MAP_SYNC works */
+	set_dax_synchronous(dax_dev);
+	rc = dax_add_host(dax_dev, disk);
+	if (rc) {
+		dev_err(dev, "could not register the DAX device: %d\n", rc);
+		kill_dax(dax_dev);
+		put_dax(dax_dev);
+		return rc;
+	}
+	/*
+	 * CPU caches are outside the persistence domain (an ADR platform:
+	 * no NFIT capability saying otherwise is tracked), so DAX writers
+	 * must flush them.
+	 */
+	dax_write_cache(dax_dev, true);
+	pmem->dax_dev = dax_dev;
+	return 0;
+}
+
+/*
+ * @dev (a namespace or a pfn device) gets the disk; @ndns_dev names it.
+ * @pmem is filled up to the range and mapping.
+ */
+static int pmem_attach_disk(struct device *dev, struct device *ndns_dev,
+			    struct pmem_device *pmem)
+{
 	struct request_queue *q;
 	struct gendisk *disk;
 	char name[DISK_NAME_LEN];
 	int rc;
 
-	pmem = devm_kzalloc(dev, sizeof(*pmem), GFP_KERNEL);
-	if (!pmem)
-		return -ENOMEM;
-	pmem->phys_addr = start;
-	pmem->size = size;
 	pmem->nd_region = to_nd_region(dev->parent);
-	/* mapped by nd_pmem_probe() for autodetect, kept for the disk */
-	pmem->virt_addr = to_nd_namespace_io(dev)->virt;
-
 	disk = blk_alloc_disk(dev_to_node(dev));
 	if (!disk)
 		return -ENOMEM;
@@ -137,17 +237,32 @@ static int pmem_attach_disk(struct device *dev, u64 start, u64 size)
 	blk_queue_logical_block_size(q, SECTOR_SIZE);
 	blk_queue_max_hw_sectors(q, UINT_MAX);
 	blk_queue_flag_set(QUEUE_FLAG_NONROT, q);
+	if (pmem->pfn_flags & PFN_MAP)
+		blk_queue_flag_set(QUEUE_FLAG_DAX, q);
 
 	disk->fops = &pmem_fops;
 	disk->private_data = pmem;
-	strscpy(disk->disk_name, nd_namespace_disk_name(dev, name, sizeof(name)),
+	strscpy(disk->disk_name,
+		nd_namespace_disk_name(ndns_dev, name, sizeof(name)),
 		DISK_NAME_LEN);
 	set_capacity(disk, pmem->size >> SECTOR_SHIFT);
-	set_disk_ro(disk, nd_region_read_only(dev));
+	set_disk_ro(disk, nd_region_read_only(ndns_dev));
 
+	if (pmem->pfn_flags & PFN_MAP) {
+		rc = pmem_add_dax(dev, pmem, disk);
+		if (rc) {
+			put_disk(disk);
+			return rc;
+		}
+	}
 	rc = device_add_disk(dev, disk, NULL);
 	if (rc) {
 		dev_err(dev, "could not add disk %s: %d\n", disk->disk_name, rc);
+		if (pmem->dax_dev) {
+			dax_remove_host(disk);
+			kill_dax(pmem->dax_dev);
+			put_dax(pmem->dax_dev);
+		}
 		put_disk(disk);
 		return rc;
 	}
@@ -155,14 +270,66 @@ static int pmem_attach_disk(struct device *dev, u64 start, u64 size)
 	return devm_add_action_or_reset(dev, pmem_release_disk, pmem);
 }
 
+/*
+ * fsdax: a pfn device's namespace, its struct pages made by
+ * devm_memremap_pages() (in the namespace or in RAM, as its info block
+ * says), the disk over the data area behind them.
+ */
+static int pmem_attach_pfn(struct device *dev)
+{
+	struct nd_pfn *nd_pfn = to_nd_pfn(dev);
+	struct pmem_device *pmem;
+	struct device *ndns;
+	void *addr;
+	u64 skip;
+	int rc;
+
+	pmem = devm_kzalloc(dev, sizeof(*pmem), GFP_KERNEL);
+	if (!pmem)
+		return -ENOMEM;
+	rc = nvdimm_setup_pfn(dev, &pmem->pgmap);
+	if (rc)
+		return rc;
+	ndns = nd_pfn->cd.ndns;
+	if (!devm_request_mem_region(dev, pmem->pgmap.range.start,
+				     range_len(&pmem->pgmap.range),
+				     dev_name(ndns))) {
+		dev_warn(dev, "could not reserve %s\n", dev_name(ndns));
+		return -EBUSY;
+	}
+	pmem->pgmap.type = MEMORY_DEVICE_FS_DAX;
+	addr = devm_memremap_pages(dev, &pmem->pgmap);
+	if (IS_ERR(addr)) {
+		dev_err(dev, "could not make struct pages for %s: %ld\n",
+			dev_name(ndns), PTR_ERR(addr));
+		return PTR_ERR(addr);
+	}
+	/* the mapping starts at the range; the disk at the data behind it */
+	skip = nd_pfn->dataoff;
+	pmem->phys_addr = pmem->pgmap.range.start + skip;
+	pmem->size = nd_pfn->npfns << PAGE_SHIFT;
+	pmem->virt_addr = addr + skip;
+	/* a range the kernel has a memory map for can be mapped by users */
+	if (nvdimm_range_is_pmem(pmem->pgmap.range.start,
+				 range_len(&pmem->pgmap.range)))
+		pmem->pfn_flags = PFN_DEV | PFN_MAP;
+	else
+		dev_info(dev, "%s is not system persistent memory: no DAX\n",
+			 dev_name(ndns));
+	return pmem_attach_disk(dev, ndns, pmem);
+}
+
 static int nd_pmem_probe(struct device *dev)
 {
+	struct pmem_device *pmem;
 	struct range range;
 	int rc;
 
 	/* a btt device of a PMEM or IO region: the BTT over its namespace */
 	if (is_nd_btt(dev))
 		return nvdimm_namespace_attach_btt(dev);
+	if (is_nd_pfn(dev))
+		return pmem_attach_pfn(dev);
 	if (!is_nd_namespace_io(dev) && !is_nd_namespace_pmem(dev))
 		return -ENODEV;
 	rc = nd_namespace_common_probe(dev, dev, &range);
@@ -171,7 +338,14 @@ static int nd_pmem_probe(struct device *dev)
 	rc = nd_namespace_probe_raw(dev);
 	if (rc)
 		return rc;
-	return pmem_attach_disk(dev, range.start, range_len(&range));
+	pmem = devm_kzalloc(dev, sizeof(*pmem), GFP_KERNEL);
+	if (!pmem)
+		return -ENOMEM;
+	pmem->phys_addr = range.start;
+	pmem->size = range_len(&range);
+	/* mapped by nd_namespace_probe_raw() for autodetect, kept */
+	pmem->virt_addr = to_nd_namespace_io(dev)->virt;
+	return pmem_attach_disk(dev, dev, pmem);
 }
 
 static void nd_pmem_notify(struct device *dev, enum nvdimm_event event)

@@ -62,6 +62,7 @@ static int nd_region_probe(struct device *dev)
 	}
 	nd_region->blk_enabled = !!nd_region->blk_ops;
 	nd_region_activate(nd_region);
+	nd_region_claim_activate(nd_region);
 
 	if (nd_region_nstype(nd_region) == ND_DEVICE_NAMESPACE_IO) {
 		ns = nd_namespace_io_create(nd_region);
@@ -73,15 +74,13 @@ static int nd_region_probe(struct device *dev)
 		}
 	} else {
 		rc = nd_region_scan_namespaces(nd_region);
-		if (rc)
-			nd_region_namespaces_unregister(nd_region);
 	}
-	if (!rc) {
+	if (!rc)
 		rc = nd_region_claim_seeds_create(nd_region);
-		if (rc)
-			nd_region_namespaces_unregister(nd_region);
-	}
 	if (rc) {
+		/* claiming devices (autodetect may have made some) first */
+		nd_region_claim_devs_unregister(nd_region);
+		nd_region_namespaces_unregister(nd_region);
 		nd_region_deactivate(nd_region);
 		nd_region->blk_enabled = false;
 	}
@@ -92,7 +91,7 @@ static void nd_region_remove(struct device *dev)
 {
 	struct nd_region *nd_region = to_nd_region(dev);
 
-	/* btts first: each holds its namespace */
+	/* btt, pfn and dax devices first: each holds its namespace */
 	nd_region_claim_devs_unregister(nd_region);
 	nd_region_namespaces_unregister(nd_region);
 	nd_region_deactivate(nd_region);

@@ -294,6 +294,20 @@ static ssize_t btt_seed_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(btt_seed);
 
+static ssize_t pfn_seed_show(struct device *dev, struct device_attribute *attr,
+			     char *buf)
+{
+	return nd_region_claim_seed_show(to_nd_region(dev), ND_SLOT_PFN, buf);
+}
+static DEVICE_ATTR_RO(pfn_seed);
+
+static ssize_t dax_seed_show(struct device *dev, struct device_attribute *attr,
+			     char *buf)
+{
+	return nd_region_claim_seed_show(to_nd_region(dev), ND_SLOT_DAX, buf);
+}
+static DEVICE_ATTR_RO(dax_seed);
+
 static int revalidate_read_only(struct device *dev, void *data)
 {
 	struct nd_device_driver *nd_drv;
@@ -429,6 +443,8 @@ static struct attribute *nd_region_attributes[] = {
 	&dev_attr_max_available_extent.attr,
 	&dev_attr_namespace_seed.attr,
 	&dev_attr_btt_seed.attr,
+	&dev_attr_pfn_seed.attr,
+	&dev_attr_dax_seed.attr,
 	&dev_attr_init_namespaces.attr,
 	&dev_attr_read_only.attr,
 	&dev_attr_resource.attr,
@@ -449,7 +465,8 @@ static umode_t nd_region_visible(struct kobject *kobj, struct attribute *a,
 	if (is_nd_blk(nd_region) &&
 	    (a == &dev_attr_align.attr || a == &dev_attr_resource.attr ||
 	     a == &dev_attr_deep_flush.attr ||
-	     a == &dev_attr_max_available_extent.attr))
+	     a == &dev_attr_max_available_extent.attr ||
+	     a == &dev_attr_pfn_seed.attr || a == &dev_attr_dax_seed.attr))
 		return 0;
 	if (a == &dev_attr_target_node.attr &&
 	    nd_region->target_node == NUMA_NO_NODE)
@@ -767,3 +784,25 @@ struct nd_region *nvdimm_blk_region_create(struct nvdimm_bus *nvdimm_bus,
 	return nd_region_create(nvdimm_bus, desc, &nd_blk_device_type);
 }
 EXPORT_SYMBOL_GPL(nvdimm_blk_region_create);
+
+/**
+ * nd_region_id - N of regionN
+ * @nd_region: the region
+ */
+int nd_region_id(struct nd_region *nd_region)
+{
+	return nd_region->id;
+}
+EXPORT_SYMBOL_GPL(nd_region_id);
+
+/**
+ * nd_region_target_node - NUMA node the region's memory would be online in
+ * @nd_region: the region
+ *
+ * NUMA_NO_NODE when the firmware names none.
+ */
+int nd_region_target_node(struct nd_region *nd_region)
+{
+	return nd_region->target_node;
+}
+EXPORT_SYMBOL_GPL(nd_region_target_node);

@@ -30,6 +30,7 @@
 #include <linux/device.h>
 #include <linux/io.h>
 #include <linux/io-64-nonatomic-lo-hi.h>
+#include <linux/memremap.h>
 #include <linux/ioport.h>
 #include <linux/err.h>
 #include <linux/spinlock.h>
@@ -52,6 +53,7 @@ static struct resource nfit_test_iomem = {
 
 enum nfit_test_wrapped {
 	NT_WRAP_MEMREMAP,
+	NT_WRAP_MEMREMAP_PAGES,
 	NT_WRAP_IOREMAP,
 	NT_WRAP_REQUEST_REGION,
 	NT_WRAP_INSERT_RESOURCE,
@@ -63,6 +65,7 @@ enum nfit_test_wrapped {
 
 static const char *const nfit_test_wrapped_name[NT_WRAP_NR] = {
 	[NT_WRAP_MEMREMAP] = "devm_memremap",
+	[NT_WRAP_MEMREMAP_PAGES] = "devm_memremap_pages",
 	[NT_WRAP_IOREMAP] = "devm_ioremap",
 	[NT_WRAP_REQUEST_REGION] = "__devm_request_region",
 	[NT_WRAP_INSERT_RESOURCE] = "insert_resource",
@@ -200,6 +203,39 @@ void *__wrap_devm_memremap(struct device *dev, resource_size_t offset,
 	return virt;
 }
 EXPORT_SYMBOL_GPL(__wrap_devm_memremap);
+
+/**
+ * __wrap_devm_memremap_pages - devm_memremap_pages() of the test build
+ * @dev: device owning the mapping
+ * @pgmap: the range (one) and how to map it
+ *
+ * A mock range has no memory map and cannot get one: it maps to
+ * nfit_test's memory without struct pages (a pfn device's disk works,
+ * DAX is not offered: nd_pmem checks nvdimm_range_is_pmem()).  Anything
+ * else is devm_memremap_pages()'s.
+ *
+ * Return: the mapping of the range's start, or an ERR_PTR().
+ */
+void *__wrap_devm_memremap_pages(struct device *dev, struct dev_pagemap *pgmap)
+{
+	u64 start = pgmap->range.start;
+	u64 size = range_len(&pgmap->range);
+	void *virt;
+
+	if (pgmap->nr_range != 1 || !nfit_test_phys_is_mock(start, size)) {
+		count_call(NT_WRAP_MEMREMAP_PAGES, false);
+		return devm_memremap_pages(dev, pgmap);
+	}
+	count_call(NT_WRAP_MEMREMAP_PAGES, true);
+	virt = nfit_test_virt(start, size);
+	if (!virt) {
+		dev_err(dev, "nfit_test: no mock memory behind [%#llx, +%#llx)\n",
+			start, size);
+		return ERR_PTR(-ENXIO);
+	}
+	return virt;
+}
+EXPORT_SYMBOL_GPL(__wrap_devm_memremap_pages);
 
 /**
  * __wrap_devm_ioremap - devm_ioremap() of the test build

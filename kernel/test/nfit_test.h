@@ -70,6 +70,8 @@ int nfit_test_res_add(struct nfit_test_res *res);
 void nfit_test_res_del(struct nfit_test_res *res);
 
 /* The wrappers, called instead of the real functions by the test build. */
+struct dev_pagemap;
+void *__wrap_devm_memremap_pages(struct device *dev, struct dev_pagemap *pgmap);
 void *__wrap_devm_memremap(struct device *dev, resource_size_t offset,
 			   size_t size, unsigned long flags);
 void __iomem *__wrap_devm_ioremap(struct device *dev, resource_size_t offset,

@@ -24,7 +24,7 @@ echo 0 > $r/read_only
 media=$NT_DBG/nfit_test.1/dimm0/media
 # the refusals' dev_dbg lines are part of what is checked
 [ ! -e /sys/kernel/debug/dynamic_debug/control ] ||
-	echo 'func nd_btt_sector_size_op +p; func nd_btt_claim +p; func nvdimm_namespace_attach_btt +p' > /sys/kernel/debug/dynamic_debug/control
+	echo 'func nd_btt_sector_size_op +p; func nd_claim_dev_attach_check +p' > /sys/kernel/debug/dynamic_debug/control
 bind=/sys/bus/nd/drivers/nd_pmem/bind
 unbind=/sys/bus/nd/drivers/nd_pmem/unbind
 
@@ -50,11 +50,11 @@ expect_eq "namespace namespace99.9" "$(ns_w $bt/namespace namespace99.9)" "No su
 expect_eq "bind $seed unconfigured" "$(ns_w $bind $seed)" "No such device"
 expect_eq "$seed unchanged by the refused writes" \
 	"$(ns_rd $bt/uuid) $(ns_ss $bt) $(ns_rd $bt/namespace)" "$before"
-if grep -q ']nd_btt_claim ' /sys/kernel/debug/dynamic_debug/control 2>/dev/null; then
+if grep -q ']nd_btt_sector_size_op ' /sys/kernel/debug/dynamic_debug/control 2>/dev/null; then
 	dmesg | grep -q "$seed: sector_size: '1000' is not one of the supported sizes" &&
 		ok "the refused sector_size is logged" || nok "no log line for the refused sector_size"
 else
-	skip "the refusals are logged (dev_dbg)" "no dynamic debug entry for nd_btt_claim in this kernel (CONFIG_DYNAMIC_DEBUG off)"
+	skip "the refusals are logged (dev_dbg)" "no dynamic debug entry for nd_btt_sector_size_op in this kernel (CONFIG_DYNAMIC_DEBUG off)"
 fi
 
 # --- claimed while enabled (the v4.2 configure_btt() order), released ----
@@ -66,9 +66,11 @@ expect_eq "$seed: uuid, sector_size 512, namespace $n while $n is enabled" \
 expect_eq "$n: holder $seed, still bound and /dev/$rawdisk up" \
 	"$(ns_rd $ns/holder) $(ns_driver $ns) $([ -b /dev/$rawdisk ] && echo dev)" "$seed nd_pmem dev"
 expect_eq "bind $seed while $n is enabled" "$(ns_w $bind $seed)" "Device or resource busy"
-if grep -q ']nvdimm_namespace_attach_btt ' /sys/kernel/debug/dynamic_debug/control 2>/dev/null; then
+if grep -q ']nd_claim_dev_attach_check ' /sys/kernel/debug/dynamic_debug/control 2>/dev/null; then
 	dmesg | grep -q "$seed: $n is still enabled: disable it first" &&
 		ok "the refused bind is logged" || nok "no log line for the bind refused while $n is enabled"
+else
+	skip "the refused bind is logged (dev_dbg)" "no dynamic debug entry for nd_claim_dev_attach_check in this kernel (CONFIG_DYNAMIC_DEBUG off)"
 fi
 expect_eq "namespace '' releases $n" "$(ns_w $bt/namespace '')" ok
 expect_eq "$seed idle again (uuid, sector_size, namespace), still the seed" \
@@ -206,4 +208,4 @@ expect_eq "$n: raw, no holder after the wipe" "$(ns_rd $ns/holder) $(ns_driver $
 echo 1 > $r/read_only
 # the dev_dbg lines off again (no control file without CONFIG_DYNAMIC_DEBUG)
 DDC=/sys/kernel/debug/dynamic_debug/control
-[ ! -e $DDC ] || echo 'func nd_btt_sector_size_op -p; func nd_btt_claim -p; func nvdimm_namespace_attach_btt -p' > $DDC
+[ ! -e $DDC ] || echo 'func nd_btt_sector_size_op -p; func nd_claim_dev_attach_check -p' > $DDC

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dax_pmem: devdax.  Binds the dax devices (daxR.N) of the nd bus: makes
+ * sure the claimed namespace carries a dax info block (nvdimm_setup_pfn()),
+ * keeps the metadata part of the range, and hands the data part to the
+ * kernel's device-dax core as a static dax region with one instance,
+ * also named daxR.N, on the dax bus.  The stock device_dax driver binds
+ * that instance, makes the struct pages (in the namespace or in RAM, as
+ * the info block says) and offers the character device /dev/daxR.N.
+ *
+ * The device-dax core keeps its region in the nd device's driver data
+ * and its attributes (dax_region/) in the nd device's sysfs directory,
+ * which is where ndctl and daxctl read them.  Everything is devm on the
+ * nd device: unbinding it removes the instance first.
+ */
+#include <linux/module.h>
+#include <linux/device.h>
+#include <linux/ioport.h>
+#include <linux/memremap.h>
+#include "nd.h"
+#include "dax-bus.h"
+
+static int dax_pmem_probe(struct device *dev)
+{
+	struct nd_pfn *nd_pfn = to_nd_pfn(dev);
+	struct nd_region *nd_region = to_nd_region(dev->parent);
+	struct dev_pagemap pgmap = { };
+	struct dax_region *dax_region;
+	struct dev_dax_data data;
+	struct dev_dax *dev_dax;
+	struct device *ndns;
+	struct range range;
+	u64 meta;
+	int rc;
+
+	if (!is_nd_dax(dev))
+		return -ENODEV;
+	ndns = nd_pfn->cd.ndns;
+	if (ndns) {
+		struct nd_namespace_io *nsio = to_nd_namespace_io(ndns);
+
+		/* device_dax makes struct pages: a real memory range only */
+		if (!nvdimm_range_is_pmem(nsio->res_start, nsio->res_size)) {
+			dev_err(dev, "%s is not system persistent memory: no device-dax\n",
+				dev_name(ndns));
+			return -ENXIO;
+		}
+	}
+	rc = nvdimm_setup_pfn(dev, &pgmap);
+	if (rc)
+		return rc;
+
+	/* the info block and struct pages are ours; device_dax takes the rest */
+	meta = nd_pfn->dataoff;
+	if (!devm_request_mem_region(dev, pgmap.range.start, meta,
+				     dev_name(ndns))) {
+		dev_warn(dev, "could not reserve the metadata of %s\n",
+			 dev_name(ndns));
+		return -EBUSY;
+	}
+	range = pgmap.range;
+	range.start += meta;
+	dax_region = alloc_dax_region(dev, nd_region_id(nd_region), &range,
+				      nd_region_target_node(nd_region), nd_pfn->align,
+				      IORESOURCE_DAX_STATIC);
+	if (!dax_region) {
+		dev_err(dev, "%s: no dax region for [%#llx, %#llx] align %lu\n",
+			dev_name(ndns), range.start, range.end, nd_pfn->align);
+		return -ENXIO;
+	}
+	data = (struct dev_dax_data) {
+		.dax_region = dax_region,
+		.pgmap = &pgmap,
+		.size = range_len(&range),
+		.id = nd_pfn->cd.id,
+	};
+	dev_dax = devm_create_dev_dax(&data);
+	/* the instance holds the region from here on */
+	dax_region_put(dax_region);
+	if (IS_ERR(dev_dax)) {
+		dev_err(dev, "%s: device-dax instance not created: %ld\n",
+			dev_name(ndns), PTR_ERR(dev_dax));
+		return PTR_ERR(dev_dax);
+	}
+	dev_dbg(dev, "%s: device-dax over [%#llx, %#llx], align %lu\n",
+		dev_name(ndns), range.start, range.end, nd_pfn->align);
+	return 0;
+}
+
+static struct nd_device_driver dax_pmem_driver = {
+	.probe = dax_pmem_probe,
+	.drv = {
+		.name = "dax_pmem",
+	},
+	.type = ND_DRIVER_DAX_PMEM,
+};
+
+module_nd_driver(dax_pmem_driver);
+
+MODULE_LICENSE("GPL v2");
+MODULE_DESCRIPTION("dax_pmem: device-dax over persistent memory namespaces");
+MODULE_AUTHOR("libnvdimm developers");
+MODULE_ALIAS_ND_DEVICE(ND_DEVICE_DAX_PMEM);
