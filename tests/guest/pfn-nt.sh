@@ -1,0 +1,230 @@
+# pfn-nt: pfn and dax devices on nfit_test.1's 32 MiB label-less namespace
+# (after btt-nt, which leaves it raw and its region read-only): the seeds
+# and their attributes, bad input (each refused with its errno, nothing
+# changed), a pfn configured through sysfs while the namespace is enabled,
+# bound once it is not, its info block on the DIMM media field by field,
+# I/O through /dev/pmemN at the data offset, a second claim refused, a
+# damaged info block (logged, the namespace stays raw, nothing written,
+# a configured pfn refuses to overwrite it), autodetect at re-enable, a
+# configuration that contradicts the media, and a dax device, which needs
+# system memory that a mock range is not.  Left raw and read-only.
+. /nvt/lib.sh
+. /nvt/nfit_test.inc
+. /nvt/ns.inc
+. /nvt/btt.inc
+
+nd_settle
+nt_debugfs
+modprobe dax_pmem 2> /dev/null
+b1=$(nt_bus 1)
+r=$(ls -d $b1/region* 2> /dev/null | head -n 1)
+ns=$(ls -d $r/namespace* 2> /dev/null | head -n 1)
+if [ -z "$ns" ]; then
+	nok "nfit_test.1 has no namespace"
+	exit 0
+fi
+n=${ns##*/}
+R=${r##*region}
+echo 0 > $r/read_only
+media=$NT_DBG/nfit_test.1/dimm0/media
+bind=/sys/bus/nd/drivers/nd_pmem/bind
+unbind=/sys/bus/nd/drivers/nd_pmem/unbind
+DDC=/sys/kernel/debug/dynamic_debug/control
+[ ! -e $DDC ] || echo 'file pfn_devs.c +p' > $DDC
+
+# pfn_sb FIELD: a field of the info block on the media (namespace offset
+# 4096 is media offset 4096 here), decimal
+pfn_sb() {
+	local off len
+	case $1 in
+	dataoff) off=56 len=8 ;; npfns) off=64 len=8 ;; mode) off=72 len=4 ;;
+	start_pad) off=76 len=4 ;; end_trunc) off=80 len=4 ;;
+	align) off=84 len=4 ;; page_size) off=88 len=4 ;;
+	page_struct_size) off=92 len=2 ;; version) off=54 len=2 ;;
+	esac
+	dd if=$media bs=1 skip=$((4096 + off)) count=$len 2> /dev/null |
+		od -An -t u$len | tr -d ' '
+}
+pfn_sig() {
+	dd if=$media bs=1 skip=4096 count=15 2>/dev/null | tr -c 'A-Z_' '.'
+}
+# raw_put DD-ARGS...: dd onto the namespace itself (force_raw, bound, then
+# unbound again); nfit_test's media file is read-only
+raw_put() {
+	local raw
+	echo 1 > $ns/force_raw
+	echo $n > $bind
+	nd_settle
+	raw=$(nt_blockdev $ns)
+	dd of=/dev/$raw conv=notrunc oflag=direct "$@" 2> /dev/null
+	sync
+	echo $n > $unbind
+	echo 0 > $ns/force_raw
+}
+meta_sum() {
+	dd if=$media bs=4096 count=2 2> /dev/null | md5sum | cut -d' ' -f1
+}
+
+# --- the idle seeds ----------------------------------------------------------
+ps=$(cat $r/pfn_seed 2> /dev/null)
+ds=$(cat $r/dax_seed 2> /dev/null)
+case "$ps $ds" in
+"pfn$R."*" dax$R."*) ok "${r##*/}: pfn_seed $ps, dax_seed $ds" ;;
+*) nok "${r##*/}: pfn_seed '$ps', dax_seed '$ds'"; exit 0 ;;
+esac
+pf=$r/$ps
+dx=$r/$ds
+# x86-64 with huge pages (TCG's CPU has PSE): 4 KiB, 2 MiB, 1 GiB; 2 MiB default
+expect_eq "$ps: idle state (uuid, mode, align, supported_alignments, namespace, modalias, size, resource)" \
+	"$(ns_rd $pf/uuid) $(cat $pf/mode) $(cat $pf/align) $(cat $pf/supported_alignments) $(ns_rd $pf/namespace) $(cat $pf/modalias) $(ns_rd $pf/size) $(ns_rd $pf/resource)" \
+	"- none 2097152 4096 2097152 1073741824  - nd:t4 err err"
+expect_eq "$ds: idle state (mode, align, modalias, devtype)" \
+	"$(cat $dx/mode) $(cat $dx/align) $(cat $dx/modalias) $(cat $dx/devtype)" \
+	"none 2097152 nd:t7 nd_dax"
+expect_eq "$n: mode raw, no holder" "$(cat $ns/mode) $(ns_rd $ns/holder)" "raw -"
+
+# --- bad input ---------------------------------------------------------------
+before="$(ns_rd $pf/uuid) $(cat $pf/mode) $(cat $pf/align) $(ns_rd $pf/namespace)"
+dmark
+expect_eq "mode 'bogus'" "$(ns_w $pf/mode bogus)" "Invalid argument"
+expect_eq "mode 'pmemx'" "$(ns_w $pf/mode pmemx)" "Invalid argument"
+expect_eq "align 8192 (not a CPU mapping size)" "$(ns_w $pf/align 8192)" "Invalid argument"
+expect_eq "align 2097152x" "$(ns_w $pf/align 2097152x)" "Invalid argument"
+expect_eq "align 0" "$(ns_w $pf/align 0)" "Invalid argument"
+expect_eq "align 2^64" "$(ns_w $pf/align 18446744073709551616)" "Invalid argument"
+expect_eq "uuid 'bogus'" "$(ns_w $pf/uuid bogus)" "Invalid argument"
+expect_eq "namespace namespace99.9" "$(ns_w $pf/namespace namespace99.9)" "No such device"
+expect_eq "bind $ps unconfigured" "$(ns_w $bind $ps)" "No such device"
+expect_eq "$ps unchanged by the refused writes" \
+	"$(ns_rd $pf/uuid) $(cat $pf/mode) $(cat $pf/align) $(ns_rd $pf/namespace)" "$before"
+if [ -e $DDC ]; then
+	dsince | grep -q "$ps: align: '8192' is not one of supported_alignments" &&
+		ok "the refused align is logged" || nok "no log line for the refused align"
+else
+	skip "the refusals are logged (dev_dbg)" "no $DDC (CONFIG_DYNAMIC_DEBUG off)"
+fi
+
+# --- configured while the namespace is enabled, bound once it is not --------
+U=$(cat /proc/sys/kernel/random/uuid)
+expect_eq "$ps: uuid, mode pmem, align 4096, namespace $n while $n is enabled" \
+	"$(ns_w $pf/uuid $U) $(ns_w $pf/mode pmem) $(ns_w $pf/align 4096) $(ns_w $pf/namespace $n)" "ok ok ok ok"
+expect_eq "$n: holder $ps, mode memory, still bound" \
+	"$(ns_rd $ns/holder) $(cat $ns/mode) $(ns_driver $ns)" "$ps memory nd_pmem"
+expect_eq "bind $ps while $n is enabled" "$(ns_w $bind $ps)" "Device or resource busy"
+expect_eq "$ds: namespace $n (claimed by $ps)" "$(ns_w $dx/namespace $n)" "Device or resource busy"
+bs=$(btt_seed_dir $r)
+expect_eq "${bs##*/}: namespace $n (claimed by $ps)" "$(ns_w $bs/namespace $n)" "Device or resource busy"
+echo $n > $unbind
+expect_eq "bind $ps" "$(ns_w $bind $ps)" ok
+nd_settle
+disk=$(ls $pf/block 2> /dev/null | head -n 1)
+expect_eq "$ps: disk named as the namespace's" "$disk" "$(echo ${r##*/} | sed 's/region/pmem/')"
+# 32 MiB, struct pages on the media: 8190 pages * 64 bytes + 8 KiB rounded
+# up to 2 MiB (the memory map's section alignment) = data at 2 MiB, 30 MiB
+nsres=$(cat $ns/resource)
+expect_eq "$ps: size, resource, /dev/$disk bytes" \
+	"$(cat $pf/size) $(cat $pf/resource) $(blockdev --getsize64 /dev/$disk 2>&1)" \
+	"31457280 $(printf '%#x' $((nsres + 2097152))) 31457280"
+expect_eq "info block: signature, version, dataoff, npfns, mode, start_pad, end_trunc, align, page_size, page_struct_size" \
+	"$(pfn_sig) $(pfn_sb version) $(pfn_sb dataoff) $(pfn_sb npfns) $(pfn_sb mode) $(pfn_sb start_pad) $(pfn_sb end_trunc) $(pfn_sb align) $(pfn_sb page_size) $(pfn_sb page_struct_size)" \
+	"NVDIMM_PFN_INFO 4 2097152 7680 2 0 0 4096 4096 64"
+nseed=$(cat $r/pfn_seed)
+[ -n "$nseed" ] && [ "$nseed" != "$ps" ] && ok "pfn_seed advanced to $nseed" ||
+	nok "pfn_seed did not advance: '$nseed'"
+expect_eq "writes to a bound pfn: mode, align, namespace ''" \
+	"$(ns_w $pf/mode ram) $(ns_w $pf/align 2097152) $(ns_w $pf/namespace '')" \
+	"Device or resource busy Device or resource busy Device or resource busy"
+expect_eq "/dev/$disk: no DAX on a mock range (queue/dax)" "$(cat /sys/block/$disk/queue/dax 2>&1)" 0
+
+# --- I/O at the data offset ----------------------------------------------------
+nvt-pattern write /dev/$disk 0 1M 6101 > /dev/null 2>&1
+nvt-pattern write /dev/$disk -4096 4096 6102 > /dev/null 2>&1
+sync
+check "/dev/$disk: patterns read back" nvt-pattern verify /dev/$disk 0 1M 6101
+dd if=$media of=/tmp/pfn.m bs=4096 skip=512 count=256 2> /dev/null
+nvt-pattern gen 6101 1M > /tmp/pfn.want
+check "the first MiB of /dev/$disk is on the media at 2 MiB" cmp /tmp/pfn.m /tmp/pfn.want
+dd if=$media of=/tmp/pfn.m bs=4096 skip=8191 count=1 2> /dev/null
+nvt-pattern gen 6102 4096 > /tmp/pfn.want
+check "the last page of /dev/$disk is the media's last page" cmp /tmp/pfn.m /tmp/pfn.want
+
+# --- released: autodetect at re-enable -----------------------------------------
+btt_release $pf
+expect_eq "$n: no holder, mode raw after release" "$(ns_rd $ns/holder) $(cat $ns/mode)" "- raw"
+dmark
+expect_eq "enable $n (a pfn info block on the media)" "$(ns_w $bind $n)" "No such device or address"
+nd_settle
+ap=$(btt_of $ns)
+expect_eq "$n: claimed by a new pfn device, mode memory" \
+	"$(basename "$ap" 2>/dev/null | cut -c1-3) $(cat $ns/mode)" "pfn memory"
+expect_eq "${ap##*/}: uuid, mode, align from the media, bound to nd_pmem" \
+	"$(ns_rd $ap/uuid) $(cat $ap/mode) $(cat $ap/align) $(ns_driver $ap)" "$U pmem 4096 nd_pmem"
+check "/dev/$disk: data intact after autodetect" nvt-pattern verify /dev/$disk 0 1M 6101
+dsince | grep -q "$n: pfn info block 1.4 found: claimed by ${ap##*/}" &&
+	ok "the autodetect is logged" || nok "no log line for the autodetect"
+
+# --- a configuration the media contradicts --------------------------------------
+btt_release $ap
+ps=$(cat $r/pfn_seed)
+pf=$r/$ps
+sum=$(meta_sum)
+expect_eq "$ps: uuid of the media, align 2 MiB, namespace $n" \
+	"$(ns_w $pf/uuid $U) $(ns_w $pf/mode pmem) $(ns_w $pf/align 2097152) $(ns_w $pf/namespace $n)" "ok ok ok ok"
+dmark
+expect_eq "bind $ps (media says align 4096)" "$(ns_w $bind $ps)" "Operation not supported"
+expect_eq "info block untouched" "$(meta_sum)" "$sum"
+dsince | grep -q "$ps: $n: its info block has mode 2 align 4096, this device mode 2 align 2097152: not attached" &&
+	ok "the mismatch is logged" || nok "no log line for the mismatch"
+btt_release $pf
+
+# --- a damaged info block -------------------------------------------------------
+# one byte of the padding: only the checksum tells
+dd if=$media of=/tmp/pfn.ib bs=4096 skip=1 count=1 2> /dev/null
+printf 'X' | dd of=/tmp/pfn.ib bs=1 seek=200 conv=notrunc 2> /dev/null
+raw_put if=/tmp/pfn.ib bs=4096 seek=1 count=1
+sum=$(meta_sum)
+dmark
+expect_eq "enable $n (damaged info block)" "$(ns_w $bind $n)" ok
+nd_settle
+expect_eq "$n: raw, bound, no holder" "$(cat $ns/mode) $(ns_driver $ns) $(ns_rd $ns/holder)" "raw nd_pmem -"
+dsince | grep -q "$n: pfn info block at 4096: .*checksum.*: not attached as fsdax (left as it is)" &&
+	ok "the damaged block is logged" || { nok "no log line for the damaged block"; dsince | tail -n 5 | sed 's/^/#   /'; }
+echo $n > $unbind
+expect_eq "info block untouched by the raw enable" "$(meta_sum)" "$sum"
+ps=$(cat $r/pfn_seed)
+pf=$r/$ps
+expect_eq "$ps: a new uuid, mode pmem, namespace $n" \
+	"$(ns_w $pf/uuid $(cat /proc/sys/kernel/random/uuid)) $(ns_w $pf/mode pmem) $(ns_w $pf/namespace $n)" "ok ok ok"
+dmark
+expect_eq "bind $ps (damaged info block)" "$(ns_w $bind $ps)" "Invalid argument"
+expect_eq "info block not overwritten" "$(meta_sum)" "$sum"
+dsince | grep -q "$ps: $n: info block at 4096 is damaged (.*): not overwritten" &&
+	ok "the refusal is logged" || nok "no log line for the refusal"
+btt_release $pf
+
+# --- a dax device: device-dax needs system memory ----------------------------------
+raw_put if=/dev/zero bs=4096 count=2
+sum=$(meta_sum)
+ds=$(cat $r/dax_seed)
+dx=$r/$ds
+expect_eq "$ds: uuid, mode pmem, namespace $n" \
+	"$(ns_w $dx/uuid $(cat /proc/sys/kernel/random/uuid)) $(ns_w $dx/mode pmem) $(ns_w $dx/namespace $n)" "ok ok ok"
+expect_eq "$n: mode dax while claimed by $ds" "$(cat $ns/mode)" "dax"
+if [ -d /sys/bus/nd/drivers/dax_pmem ]; then
+	dmark
+	expect_eq "bind $ds to dax_pmem (a mock range)" \
+		"$(ns_w /sys/bus/nd/drivers/dax_pmem/bind $ds)" "No such device or address"
+	expect_eq "nothing written" "$(meta_sum)" "$sum"
+	dsince | grep -q "$ds: $n is not system persistent memory: no device-dax" &&
+		ok "the refusal is logged" || nok "no log line for the dax refusal"
+else
+	nok "dax_pmem is not loaded"
+fi
+btt_release $dx
+
+# --- left raw and read-only --------------------------------------------------------
+expect_eq "enable $n raw" "$(ns_w $bind $n)" ok
+nd_settle
+expect_eq "$n: raw, no holder" "$(cat $ns/mode) $(ns_rd $ns/holder)" "raw -"
+echo 1 > $r/read_only
+[ ! -e $DDC ] || echo 'file pfn_devs.c -p' > $DDC
