@@ -12,6 +12,7 @@ PKGS=(
 	pkg-config libjson-c-dev uuid-dev libkmod-dev  # libndctl + ndctl (userspace/)
 	qemu-system-x86                           # the VM (TCG)
 	ndctl                                     # 76.1: binary + libs copied into the guest
+	daxctl e2fsprogs xfsprogs                 # DAX tests: daxctl, mkfs.ext4, mkfs.xfs (guest)
 	fio                                       # make bench (guest)
 	sparse                                    # make C=1
 	python3 jq                                # harness, JSON comparison

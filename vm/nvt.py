@@ -137,6 +137,10 @@ def run(cmd, **kw):
 STOCK_WANT = ["nfit", "libnvdimm", "nd_pmem", "nd_btt", "dax_pmem",
               "device_dax"]
 INFRA_WANT = ["9p", "9pnet_virtio", "virtio_pci"]   # /out share
+# mount -o dax (the DAX tests); crc32c: ext4's metadata_csum and xfs'
+# CRCs ask the crypto API for "crc32c" (crc32c_intel needs SSE4.2, which
+# TCG's default CPU lacks)
+FS_WANT = ["ext4", "xfs", "crc32c_generic"]
 # Stock modules that our build replaces (plus whatever build/modules holds).
 REPLACED = {"libnvdimm", "nfit", "nd_pmem", "nd_btt"}
 
@@ -172,7 +176,7 @@ def closure(deps, want):
 def module_set_files(cfg, mset):
     """([(src, relpath-in-moddir)], missing-reason or None)."""
     deps = read_moddep(cfg.stock_moddir)
-    names = closure(deps, STOCK_WANT + INFRA_WANT)
+    names = closure(deps, STOCK_WANT + INFRA_WANT + FS_WANT)
     extra = []
     ourdir = cfg.module_dir_of(mset)
     if ourdir is not None:
@@ -201,6 +205,8 @@ def module_set_files(cfg, mset):
 # -------------------------------------------------------------- initramfs ---
 
 KMOD_LINKS = ["modprobe", "insmod", "rmmod", "lsmod", "modinfo", "depmod"]
+# Debian binaries of the DAX tests (scripts/install-deps.sh installs them)
+DAX_BINS = ["/usr/bin/daxctl", "/usr/sbin/mke2fs", "/usr/sbin/mkfs.xfs"]
 
 
 def ldd_libs(binary):
@@ -285,9 +291,13 @@ def build_base(cfg, out):
         if not os.path.lexists(p):
             os.symlink(os.path.relpath(os.path.join(stage, "bin/busybox"),
                                        os.path.dirname(p)), p)
-    # kmod (libkmod is what ndctl uses too) and Debian's ndctl 76.1
+    # kmod (libkmod is what ndctl uses too), Debian's ndctl and daxctl 76.1,
+    # mke2fs and mkfs.xfs (the DAX tests; busybox's mke2fs stays in /sbin,
+    # behind /usr/sbin in PATH)
     kmod = os.path.realpath(shutil.which("kmod") or "/bin/kmod")
-    stage_bins(stage, ["/usr/bin/ndctl", kmod])
+    stage_bins(stage, ["/usr/bin/ndctl", kmod] + DAX_BINS)
+    os.symlink("mke2fs", os.path.join(stage, "usr/sbin/mkfs.ext4"))
+    stage_copy(stage, "/etc/mke2fs.conf", "/etc/mke2fs.conf")
     if kmod != "/bin/kmod":
         stage_copy(stage, kmod, "/bin/kmod")
     for l in KMOD_LINKS:
@@ -370,7 +380,7 @@ def image(cfg, mset, fio=False):
         tools = os.path.join(BUILD, "guest-tools")
         if not glob.glob(os.path.join(tools, "*")):
             die("no guest tools in %s: run `make tools`" % tools)
-        say("image: busybox + ndctl 76.1 + kmod + tests -> %s"
+        say("image: busybox + ndctl/daxctl 76.1 + kmod + mkfs + tests -> %s"
             % os.path.relpath(base, TOP))
         build_base(cfg, base)
         _images["base"] = base
