@@ -453,7 +453,7 @@ int nd_blk_resize(struct nd_namespace_blk *nsblk, u64 size)
 		}
 		next = nd_dpa_shrink(ext, next, cur - size);
 	}
-	rc = nd_blk_labels_write(nsblk, ext, next, !cur);
+	rc = nd_blk_labels_write(nsblk, ext, next, !cur, NULL);
 	if (rc) {
 		dev_warn(dev, "label update failed (%d): previous labels kept\n",
 			 rc);

@@ -683,8 +683,8 @@ static int nd_uuid_op(struct device *dev, const char *buf, size_t len)
 	struct nd_region *nd_region = to_nd_region(dev->parent);
 	size_t n = strcspn(buf, "\n");
 	char text[UUID_STRING_LEN + 1];
-	uuid_t uuid, old;
-	bool had_uuid;
+	struct nd_lbl_attrs old;
+	uuid_t uuid;
 	int rc;
 
 	if (n != UUID_STRING_LEN) {
@@ -705,26 +705,25 @@ static int nd_uuid_op(struct device *dev, const char *buf, size_t len)
 	}
 	if (lbl->has_uuid && uuid_equal(&uuid, &lbl->uuid))
 		return 0;
-	if (lbl->nsio.res_size) {
-		dev_dbg(dev, "uuid: the namespace holds DPA under %pUb: set size 0 first\n",
-			&lbl->uuid);
-		return -EBUSY;
-	}
 	if (nd_uuid_busy(nd_region, dev, &uuid)) {
 		dev_dbg(dev, "uuid: %pUb is already in use on this bus\n",
 			&uuid);
 		return -EINVAL;	/* what 6.1 answers */
 	}
-	old = lbl->uuid;
-	had_uuid = lbl->has_uuid;
+	/*
+	 * With DPA this renames the namespace (6.1 does, and ndctl's
+	 * create-namespace -f -e reuses a namespace so): its labels are
+	 * replaced by labels under the new uuid.  Without: 6.1 commits an
+	 * empty label update (sequence numbers).
+	 */
+	nd_lbl_attrs_save(dev, &old);
 	uuid_copy(&lbl->uuid, &uuid);
 	lbl->has_uuid = true;
-	/* PMEM: 6.1 commits an empty label update here (sequence numbers) */
-	rc = nd_namespace_labels_rewrite(dev, NULL);
-	if (rc) {
-		lbl->uuid = old;
-		lbl->has_uuid = had_uuid;
-	}
+	rc = nd_namespace_labels_rewrite(dev, &old);
+	if (rc)
+		nd_lbl_attrs_restore(dev, &old);
+	else if (old.has_uuid && lbl->nsio.res_size)
+		dev_dbg(dev, "uuid: renamed from %pUb\n", &old.uuid);
 	return rc;
 }
 

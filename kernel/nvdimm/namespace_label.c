@@ -150,17 +150,20 @@ static void nd_pmem_spec(struct nd_namespace_pmem *nspm, int i, u64 offset,
 /*
  * Write a PMEM namespace's labels for extent [offset, offset + size) on
  * every DIMM (size 0: delete them).  Two passes, as 6.1: every DIMM gets
- * the label with UPDATING set, then without.
+ * the label with UPDATING set, then without.  @prev: the uuid the labels
+ * carry now when the namespace is being renamed (the first pass replaces
+ * those), NULL otherwise.
  */
 static int nd_pmem_labels_write(struct nd_namespace_pmem *nspm, u64 offset,
-				u64 size, bool fresh)
+				u64 size, bool fresh, const uuid_t *prev)
 {
 	struct nd_region *nd_region = to_nd_region(nspm->lbl.nsio.dev.parent);
 	struct nd_label_spec spec;
 	int i, pass, rc = 0;
-	u8 raw[16];
+	u8 raw[16], key[16];
 
 	export_uuid(raw, &nspm->lbl.uuid);
+	export_uuid(key, prev ? prev : &nspm->lbl.uuid);
 	if (!size) {
 		/* 6.1 commits a deletion even when there is nothing to delete */
 		for (i = 0; i < nd_region->ndr_mappings && !rc; i++)
@@ -175,8 +178,8 @@ static int nd_pmem_labels_write(struct nd_namespace_pmem *nspm, u64 offset,
 				     pass ? 0 : ND_LSA_FLAG_UPDATING, raw,
 				     &spec);
 			rc = nvdimm_labels_replace(&nd_region->mapping[i],
-						   raw, false, &spec, 1,
-						   fresh && !pass ?
+						   pass ? raw : key, false,
+						   &spec, 1, fresh && !pass ?
 						   ND_LABELS_KEEP_RESERVE : 0);
 		}
 	return rc;
@@ -191,6 +194,8 @@ void nd_lbl_attrs_save(struct device *dev, struct nd_lbl_attrs *a)
 {
 	struct nd_namespace_lbl *lbl = to_nd_namespace_lbl(dev);
 
+	a->uuid = lbl->uuid;
+	a->has_uuid = lbl->has_uuid;
 	memcpy(a->alt_name, lbl->alt_name, sizeof(a->alt_name));
 	a->lbasize = lbl->lbasize;
 	a->claim_class = lbl->nsio.claim_class;
@@ -206,6 +211,8 @@ void nd_lbl_attrs_restore(struct device *dev, const struct nd_lbl_attrs *a)
 {
 	struct nd_namespace_lbl *lbl = to_nd_namespace_lbl(dev);
 
+	lbl->uuid = a->uuid;
+	lbl->has_uuid = a->has_uuid;
 	memcpy(lbl->alt_name, a->alt_name, sizeof(lbl->alt_name));
 	lbl->lbasize = a->lbasize;
 	lbl->nsio.claim_class = a->claim_class;
@@ -222,10 +229,15 @@ int nd_pmem_labels_update(struct nd_namespace_pmem *nspm, u64 offset,
 			  u64 size, const struct nd_lbl_attrs *old)
 {
 	struct device *dev = &nspm->lbl.nsio.dev;
+	const uuid_t *prev = NULL;
 	struct nd_lbl_attrs now;
 	int rc, rc2;
 
-	rc = nd_pmem_labels_write(nspm, offset, size, !nspm->dpa_size);
+	/* a rename: the labels written under the old uuid are replaced */
+	if (old && old->has_uuid && nspm->dpa_size &&
+	    !uuid_equal(&old->uuid, &nspm->lbl.uuid))
+		prev = &old->uuid;
+	rc = nd_pmem_labels_write(nspm, offset, size, !nspm->dpa_size, prev);
 	if (!rc)
 		return 0;
 	if (!size && !nspm->dpa_size)
@@ -233,8 +245,9 @@ int nd_pmem_labels_update(struct nd_namespace_pmem *nspm, u64 offset,
 	nd_lbl_attrs_save(dev, &now);
 	if (old)
 		nd_lbl_attrs_restore(dev, old);
+	/* DIMMs the rename reached carry the new uuid: replace those */
 	rc2 = nd_pmem_labels_write(nspm, nspm->dpa_offset, nspm->dpa_size,
-				   false);
+				   false, prev ? &now.uuid : NULL);
 	nd_lbl_attrs_restore(dev, &now);
 	if (rc2)
 		dev_err(dev, "label update failed (%d) and so did restoring the previous labels (%d): the set may be inconsistent until rewritten\n",
@@ -246,15 +259,17 @@ int nd_pmem_labels_update(struct nd_namespace_pmem *nspm, u64 offset,
 }
 
 int nd_blk_labels_write(struct nd_namespace_blk *nsblk,
-			const struct nd_dpa_range *ext, u32 n, bool fresh)
+			const struct nd_dpa_range *ext, u32 n, bool fresh,
+			const uuid_t *prev)
 {
 	struct nd_region *nd_region = to_nd_region(nsblk->lbl.nsio.dev.parent);
 	struct nd_label_spec *spec = NULL;
-	u8 raw[16];
+	u8 raw[16], key[16];
 	u32 i;
 	int rc;
 
 	export_uuid(raw, &nsblk->lbl.uuid);
+	export_uuid(key, prev ? prev : &nsblk->lbl.uuid);
 	if (n) {
 		spec = kcalloc(n, sizeof(*spec), GFP_KERNEL);
 		if (!spec)
@@ -270,7 +285,7 @@ int nd_blk_labels_write(struct nd_namespace_blk *nsblk,
 			.rawsize = ext[i].size,
 			.abstraction = &nsblk->lbl.claim_guid,
 		};
-	rc = nvdimm_labels_replace(&nd_region->mapping[0], raw, true,
+	rc = nvdimm_labels_replace(&nd_region->mapping[0], key, true,
 				   spec, n, fresh ? ND_LABELS_KEEP_RESERVE : 0);
 	kfree(spec);
 	return rc;
@@ -281,7 +296,9 @@ int nd_blk_labels_write(struct nd_namespace_blk *nsblk,
  * @dev: a PMEM or BLK namespace (device lock and reconfig_lock held)
  * @old: its attributes before the change (nd_lbl_attrs_save())
  *
- * After a change of uuid (no DPA yet), name, sector size or claim class.
+ * After a change of uuid, name, sector size or claim class.  A uuid
+ * change of a namespace that holds DPA renames it, as 6.1 does: its
+ * labels are replaced by labels under the new uuid.
  * A BLK namespace that holds no DPA has no labels: nothing to do.
  * Returns 0 or the label
  * write's error; the labels on media then describe @old again, and the
@@ -298,7 +315,11 @@ int nd_namespace_labels_rewrite(struct device *dev,
 			return 0;
 		/* one transaction on one DIMM: the old labels stay on failure */
 		return nd_blk_labels_write(nsblk, nsblk->extents,
-					   nsblk->nr_extents, false);
+					   nsblk->nr_extents, false,
+					   old && old->has_uuid &&
+					   !uuid_equal(&old->uuid,
+						       &nsblk->lbl.uuid) ?
+					   &old->uuid : NULL);
 	}
 	if (is_nd_namespace_pmem(dev)) {
 		struct nd_namespace_pmem *nspm = to_nd_namespace_pmem(dev);

@@ -442,13 +442,17 @@ int nd_blk_resize(struct nd_namespace_blk *nsblk, u64 size);
 /* namespace_label.c */
 /**
  * struct nd_lbl_attrs - the attributes of a namespace its labels record
- *	besides uuid and DPA (what a rewrite must be able to restore)
+ *	besides DPA (what a rewrite must be able to restore)
+ * @uuid: the namespace's uuid (its labels' key)
+ * @has_uuid: @uuid is set
  * @alt_name: name
  * @lbasize: sector size
  * @claim_class: the class @claim_guid names
  * @claim_guid: v1.2 abstraction GUID
  */
 struct nd_lbl_attrs {
+	uuid_t uuid;
+	bool has_uuid;
 	char alt_name[64];
 	u64 lbasize;
 	enum nd_claim_class claim_class;
@@ -464,7 +468,8 @@ bool nd_uuid_busy(struct nd_region *nd_region, struct device *self,
 int nd_pmem_labels_update(struct nd_namespace_pmem *nspm, u64 offset,
 			  u64 size, const struct nd_lbl_attrs *old);
 int nd_blk_labels_write(struct nd_namespace_blk *nsblk,
-			const struct nd_dpa_range *ext, u32 n, bool fresh);
+			const struct nd_dpa_range *ext, u32 n, bool fresh,
+			const uuid_t *prev);
 enum nd_claim_class nd_claim_class_of_guid(const guid_t *guid);
 void nd_lbl_set_claim_class(struct nd_namespace_lbl *lbl,
 			    enum nd_claim_class cc);

@@ -228,7 +228,14 @@ bad "uuid of A on the region0 seed (same region)" $S0/uuid $U_A "$EINVAL"
 bad "uuid of B2a on the region0 seed (another region)" $S0/uuid $U_B2a "$EINVAL"
 bad "uuid of B2a on the BLK seed (same region)" $SB/uuid $U_B2a "$EINVAL"
 bad "uuid of P1 on the BLK seed" $SB/uuid $U_P1 "$EINVAL"
-bad "uuid change of B2b while it holds DPA" $NB2b/uuid bad00000-0000-4000-8000-0000000000fe "$EBUSY"
+# a namespace holding DPA is renamed, as 6.1 does: its labels follow
+U_TMP=bad00000-0000-4000-8000-0000000000fe
+good "uuid change of B2b while it holds DPA (a rename)" $NB2b/uuid $U_TMP
+ns_area $D2 /tmp/bad.ren
+expect_eq "B2b under its new uuid; live labels on DIMM 2 of the new uuid, of the old" \
+	"$(ns_by_uuid $RB2 $U_TMP | sed 's,.*/,,') $(nvt-labels show /tmp/bad.ren | grep -c "^label .* uuid=$U_TMP ") $(nvt-labels show /tmp/bad.ren | grep -c "^label .* uuid=$U_B2b ")" \
+	"${NB2b##*/} 1 0"
+good "B2b renamed back" $NB2b/uuid $U_B2b
 expect_layout "after the bad writes"
 
 # --- damaged label areas --------------------------------------------------------------
