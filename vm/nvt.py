@@ -963,7 +963,12 @@ def cmd_boot(cfg, args):
 # ---------------------------------------------------------------- bench ----
 
 BENCH_JOBS = ["seq-read-1M", "seq-write-1M", "rand-read-4K", "rand-write-4K",
-              "btt-rand-read-4K", "btt-rand-write-4K"]
+              "btt-rand-read-4K", "btt-rand-write-4K",
+              "fsdax-rand-read-4K", "fsdax-rand-write-4K",
+              "dax-ext4-mmap-seq-read-1M", "dax-ext4-mmap-seq-write-1M",
+              "dax-ext4-mmap-rand-read-4K", "dax-ext4-mmap-rand-write-4K",
+              "devdax-seq-read-1M", "devdax-seq-write-1M",
+              "devdax-rand-read-4K", "devdax-rand-write-4K"]
 
 
 def cmd_bench(cfg, args):
@@ -1024,7 +1029,7 @@ def bench_table(res, a, b, jobs, rounds):
         n = len(v)
         return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
 
-    say("bench: %-18s %14s %14s %10s   (median of %d rounds)" %
+    say("bench: %-28s %14s %14s %10s   (median of %d rounds)" %
         ("job", a, b, "%s/%s" % (a, b), rounds))
     ok = True
     for job in jobs:
@@ -1032,11 +1037,11 @@ def bench_table(res, a, b, jobs, rounds):
         both = [r for r in o if r in s and s[r][0]]
         if not both:
             ok = False
-            say("bench: %-18s %14s %14s %10s" % (job, "-", "-", "-"))
+            say("bench: %-28s %14s %14s %10s" % (job, "-", "-", "-"))
             continue
         unit = o[both[0]][1]
         ratios = [o[r][0] / s[r][0] for r in both]
-        say("bench: %-18s %14s %14s %10.2f   rounds: %s" % (
+        say("bench: %-28s %14s %14s %10.2f   rounds: %s" % (
             job, "%.0f %s" % (median([o[r][0] for r in both]), unit),
             "%.0f %s" % (median([s[r][0] for r in both]), unit),
             median(ratios), " ".join("%.2f" % x for x in ratios)))

@@ -21,6 +21,7 @@
 #include <linux/memremap.h>
 #include <linux/mm.h>
 #include <linux/pfn.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uuid.h>
@@ -78,14 +79,21 @@ static u32 nd_pfn_compat_align(void)
 }
 
 /*
- * A claim needs room for the smallest layout: the reserve and one page
- * of data behind it, struct pages kept in RAM.
+ * A claim needs 16 MiB and room for the smallest layout: the reserve and
+ * one page of data behind it, struct pages kept in RAM.
  */
 static int nd_pfn_fits(struct nd_claim_dev *cd, struct device *ndns)
 {
 	struct nd_namespace_io *nsio = to_nd_namespace_io(ndns);
 	struct pfn_layout l;
 	int rc;
+
+	/* 6.1's floor for any personality */
+	if (nsio->res_size < SZ_16M) {
+		dev_dbg(&cd->dev, "namespace: %s holds %llu bytes: too small to host a %s (16 MiB at least)\n",
+			dev_name(ndns), nsio->res_size, cd->kind->name);
+		return -ENXIO;
+	}
 
 	rc = pfn_layout_compute(nsio->res_start, nsio->res_size, PFN_MODE_RAM,
 				PAGE_SIZE, nd_pfn_compat_align(), PAGE_SIZE,

@@ -12,6 +12,7 @@ if ! command -v fio > /dev/null; then
 	exit 1
 fi
 engine=psync
+DIRECT=1
 echo "# nvt: bench: fio $(fio --version) on $DEV, ioengine=$engine, O_DIRECT, ${RUNTIME}s per job"
 # name rw bs field: terse v3 fields: 7 read bw KiB/s, 8 read IOPS,
 # 48 write bw KiB/s, 49 write IOPS
@@ -23,7 +24,7 @@ fio_jobs() {
 	for job in "$@"; do
 		set -- $job
 		echo "# nvt: bench: $pfx$1 on $dev"
-		if ! fio --name=$1 --filename=$dev --rw=$2 --bs=$3 --direct=1 \
+		if ! fio --name=$1 --filename=$dev --rw=$2 --bs=$3 --direct=$DIRECT \
 			--ioengine=$engine --size=$SIZE --runtime=$RUNTIME --time_based \
 			--numjobs=1 --minimal > /tmp/fio.out 2> /tmp/fio.err; then
 			echo "# nvt: bench: $pfx$1 failed: $(head -c 300 /tmp/fio.err)"
@@ -83,4 +84,48 @@ if [ -n "$ns" ] && ndctl create-namespace -f -e $ns -m sector -l 4096 > /tmp/btt
 	fi
 else
 	echo "# nvt: bench: sector mode on '$ns' failed: $(head -c 300 /tmp/btt.err)"
+fi
+
+# fsdax on the same namespace (struct pages on the media, align 2 MiB):
+# 4 KiB random read and write on its block device (against raw above),
+# then fio's mmap engine on a file of an ext4 -o dax filesystem on it
+if [ -n "$ns" ] && ndctl create-namespace -f -e $ns -m fsdax > /tmp/fsdax.json 2> /tmp/fsdax.err; then
+	bdev=/dev/$(sed -n 's/.*"blockdev":"\([^"]*\)".*/\1/p' /tmp/fsdax.json | head -n 1)
+	if [ -b "$bdev" ]; then
+		fio_jobs $bdev fsdax- "rand-read-4K randread 4K 8 IOPS" "rand-write-4K randwrite 4K 49 IOPS"
+		mkdir -p /mnt/bench
+		if mkfs.ext4 -q -F -b 4096 $bdev && mount -t ext4 -o dax $bdev /mnt/bench; then
+			engine=mmap DIRECT=0 SIZE=64M
+			fio_jobs /mnt/bench/fio.dat dax-ext4-mmap- \
+				"seq-read-1M read 1M 7 MiB/s" "seq-write-1M write 1M 48 MiB/s" \
+				"rand-read-4K randread 4K 8 IOPS" "rand-write-4K randwrite 4K 49 IOPS"
+			umount /mnt/bench
+			engine=psync DIRECT=1 SIZE=256M
+		else
+			echo "# nvt: bench: ext4 -o dax on $bdev failed"
+		fi
+	else
+		echo "# nvt: bench: no fsdax block device in: $(tr -d '\n' < /tmp/fsdax.json)"
+	fi
+else
+	echo "# nvt: bench: fsdax mode on '$ns' failed: $(head -c 300 /tmp/fsdax.err)"
+fi
+
+# devdax on the same namespace: fio's dev-dax engine on /dev/daxR.N
+modprobe dax_pmem 2> /dev/null
+modprobe device_dax 2> /dev/null
+if [ -n "$ns" ] && ndctl create-namespace -f -e $ns -m devdax > /tmp/devdax.json 2> /tmp/devdax.err; then
+	nd_settle
+	cdev=/dev/$(sed -n 's/.*"chardev":"\([^"]*\)".*/\1/p' /tmp/devdax.json | head -n 1)
+	if [ -c "$cdev" ]; then
+		engine=dev-dax DIRECT=0 SIZE=64M
+		fio_jobs $cdev devdax- \
+			"seq-read-1M read 1M 7 MiB/s" "seq-write-1M write 1M 48 MiB/s" \
+			"rand-read-4K randread 4K 8 IOPS" "rand-write-4K randwrite 4K 49 IOPS"
+		engine=psync DIRECT=1 SIZE=256M
+	else
+		echo "# nvt: bench: no devdax character device in: $(tr -d '\n' < /tmp/devdax.json)"
+	fi
+else
+	echo "# nvt: bench: devdax mode on '$ns' failed: $(head -c 300 /tmp/devdax.err)"
 fi
