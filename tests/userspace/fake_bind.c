@@ -6,6 +6,10 @@
  * DRV (EBUSY if it has one), a write to .../unbind removes the link.  The
  * device directory is looked up under $NDCTL_SYSFS_ROOT/devices.  Nothing
  * else a kernel does on bind (seeds, block devices, DIMM state) happens.
+ * With FAKE_BIND_RACE also set, a bind that would succeed binds the device
+ * and fails with EBUSY: what the kernel answers when the driver's module,
+ * just loaded, bound the device while registering (dax_pmem on the first
+ * devdax namespace of a boot), before the write.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -80,6 +84,10 @@ static int fake_bind(int fd, const char *buf, size_t len)
 	if (bind) {
 		if (symlink(drv, drvlink) < 0) {
 			errno = errno == EEXIST ? EBUSY : errno;
+			return -1;
+		}
+		if (getenv("FAKE_BIND_RACE")) {
+			errno = EBUSY;
 			return -1;
 		}
 	} else if (unlink(drvlink) < 0) {
