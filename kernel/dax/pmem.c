@@ -3,8 +3,9 @@
  * dax_pmem: devdax.  Binds the dax devices (daxR.N) of the nd bus: makes
  * sure the claimed namespace carries a dax info block (nvdimm_setup_pfn()),
  * keeps the metadata part of the range, and hands the data part to the
- * kernel's device-dax core as a static dax region with one instance,
- * also named daxR.N, on the dax bus.  The stock device_dax driver binds
+ * kernel's device-dax core as a static dax region with one instance on
+ * the dax bus, named after the namespace as 6.1 names it (namespaceR.N
+ * gives daxR.N).  The stock device_dax driver binds
  * that instance, makes the struct pages (in the namespace or in RAM, as
  * the info block says) and offers the character device /dev/daxR.N.
  *
@@ -30,8 +31,8 @@ static int dax_pmem_probe(struct device *dev)
 	struct dev_dax *dev_dax;
 	struct device *ndns;
 	struct range range;
+	int rc, region_id, id;
 	u64 meta;
-	int rc;
 
 	if (!is_nd_dax(dev))
 		return -ENODEV;
@@ -58,9 +59,14 @@ static int dax_pmem_probe(struct device *dev)
 			 dev_name(ndns));
 		return -EBUSY;
 	}
+	/* 6.1 names the instance after the namespace: namespaceR.N -> daxR.N */
+	if (sscanf(dev_name(ndns), "namespace%d.%d", &region_id, &id) != 2) {
+		dev_err(dev, "%s: not a namespaceR.N name\n", dev_name(ndns));
+		return -EINVAL;
+	}
 	range = pgmap.range;
 	range.start += meta;
-	dax_region = alloc_dax_region(dev, nd_region_id(nd_region), &range,
+	dax_region = alloc_dax_region(dev, region_id, &range,
 				      nd_region_target_node(nd_region), nd_pfn->align,
 				      IORESOURCE_DAX_STATIC);
 	if (!dax_region) {
@@ -72,7 +78,7 @@ static int dax_pmem_probe(struct device *dev)
 		.dax_region = dax_region,
 		.pgmap = &pgmap,
 		.size = range_len(&range),
-		.id = nd_pfn->cd.id,
+		.id = id,
 	};
 	dev_dax = devm_create_dev_dax(&data);
 	/* the instance holds the region from here on */

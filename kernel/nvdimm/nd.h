@@ -295,7 +295,6 @@ static inline struct nd_pfn *to_nd_pfn(struct device *dev)
 struct dev_pagemap;
 int nvdimm_setup_pfn(struct device *dev, struct dev_pagemap *pgmap);
 bool nvdimm_range_is_pmem(u64 start, u64 size);
-int nd_region_id(struct nd_region *nd_region);
 int nd_region_target_node(struct nd_region *nd_region);
 
 int nd_claim_dev_attach_check(struct nd_claim_dev *cd, struct range *range);

@@ -125,10 +125,12 @@ static long pmem_dax_direct_access(struct dax_device *dax_dev, pgoff_t pgoff,
 				   void **kaddr, pfn_t *pfn)
 {
 	struct pmem_device *pmem = dax_get_private(dax_dev);
-	u64 offset = PFN_PHYS(pgoff);
+	u64 offset;
 
-	if (offset >= pmem->size)
+	/* in pages first: a huge @pgoff must not wrap into the disk */
+	if (pgoff >= PHYS_PFN(pmem->size))
 		return -ERANGE;
+	offset = PFN_PHYS(pgoff);
 	if (kaddr)
 		*kaddr = pmem->virt_addr + offset;
 	if (pfn)
@@ -140,12 +142,13 @@ static int pmem_dax_zero_page_range(struct dax_device *dax_dev, pgoff_t pgoff,
 				    size_t nr_pages)
 {
 	struct pmem_device *pmem = dax_get_private(dax_dev);
-	u64 offset = PFN_PHYS(pgoff);
+	u64 offset;
 	size_t i;
 
-	if (offset >= pmem->size ||
-	    nr_pages > PHYS_PFN(pmem->size - offset))
+	if (pgoff >= PHYS_PFN(pmem->size) ||
+	    nr_pages > PHYS_PFN(pmem->size) - pgoff)
 		return -EIO;
+	offset = PFN_PHYS(pgoff);
 	for (i = 0; i < nr_pages; i++)
 		memcpy_flushcache(pmem->virt_addr + offset + PFN_PHYS(i),
 				  page_address(ZERO_PAGE(0)), PAGE_SIZE);

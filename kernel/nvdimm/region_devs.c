@@ -786,16 +786,6 @@ struct nd_region *nvdimm_blk_region_create(struct nvdimm_bus *nvdimm_bus,
 EXPORT_SYMBOL_GPL(nvdimm_blk_region_create);
 
 /**
- * nd_region_id - N of regionN
- * @nd_region: the region
- */
-int nd_region_id(struct nd_region *nd_region)
-{
-	return nd_region->id;
-}
-EXPORT_SYMBOL_GPL(nd_region_id);
-
-/**
  * nd_region_target_node - NUMA node the region's memory would be online in
  * @nd_region: the region
  *
