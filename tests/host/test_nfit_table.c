@@ -1858,6 +1858,209 @@ static void t_blk_geom_interleave_exact(struct tc *c)
 	}
 }
 
+/* ---- second mutation audit ---- */
+
+/*
+ * Memory device maps are keyed by (handle, range index) with the range
+ * index's full 16 bits: handle 0 in range 0x100 and handle 1 unmapped
+ * (range 0) are different keys, as are handle 1 in range 0x201 and
+ * handle 3 in range 1.
+ */
+static void t_memdev_key_wide_range(struct tc *c)
+{
+	struct acpi_nfit_memory_map *m[4];
+	int i;
+
+	nb_init(&c->b);
+	nb_spa(&c->b, NB_SPA_LEN_ACPI60, 0x100, NFIT_SPA_PM, 0x100000000ULL,
+	       0x1000);
+	nb_spa(&c->b, NB_SPA_LEN_ACPI60, 0x201, NFIT_SPA_PM, 0x200000000ULL,
+	       0x1000);
+	nb_spa(&c->b, NB_SPA_LEN_ACPI60, 1, NFIT_SPA_PM, 0x300000000ULL,
+	       0x1000);
+	nb_dcr(&c->b, NB_DCR_LEN_FULL, 1, 0x1234, 0);
+	m[0] = nb_memdev(&c->b, 0, 0x100, 1, 0x1000, 0, 1);
+	m[1] = nb_memdev(&c->b, 1, 0, 1, 0x1000, 0, 1);
+	m[2] = nb_memdev(&c->b, 1, 0x201, 1, 0x1000, 0x1000, 1);
+	m[3] = nb_memdev(&c->b, 3, 1, 1, 0x1000, 0, 1);
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	for (i = 0; i < 4; i++)
+		CHECK_INT(state(c, m[i]), 1);
+	CHECK_INT(nfit_spa_nr_memdevs(&c->t, 0x100), 1);
+	CHECK_INT(nfit_spa_nr_memdevs(&c->t, 0x201), 1);
+	CHECK_INT(c->nerr, 0);
+}
+
+/* zero-length and wrapping ranges are refused whatever their kind */
+static void t_spa_bad_extent_any_kind(struct tc *c)
+{
+	static const enum nfit_spa_kind kinds[] = {
+		NFIT_SPA_DCR, NFIT_SPA_BDW, NFIT_SPA_VDISK, NFIT_SPA_PCD,
+		NFIT_SPA_UNKNOWN,
+	};
+	unsigned int k;
+
+	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		nb_init(&c->b);
+		nb_spa(&c->b, NB_SPA_LEN_ACPI60, 1, kinds[k], 0x1000, 0);
+		nb_spa(&c->b, NB_SPA_LEN_ACPI60, 2, kinds[k],
+		       0xfffffffffffff000ULL, 0x1001);
+		nb_spa(&c->b, NB_SPA_LEN_ACPI60, 3, kinds[k],
+		       0xfffffffffffff000ULL, 0x1000);
+		nb_finish(&c->b);
+		CHECK_INT(parse(c), 0);
+		CHECK_STR(usable_map(c), "001");
+		CHECK_LOG(c, "SPA range 1: zero length");
+		CHECK_LOG(c, "SPA range 2: address 0xfffffffffffff000 + length 0x1001 overflows");
+		CHECK_INT(c->nerr, 2);
+	}
+}
+
+/*
+ * Control regions are judged before the maps that reference them: a map
+ * naming control region 0 finds no region (index 0 is refused), however
+ * the table orders them.
+ */
+static void t_memdev_dcr_index_zero(struct tc *c)
+{
+	struct nb_qemu q;
+
+	nb_build_qemu(&c->b, &q);
+	q.dcr[0]->region_index = 0;
+	q.memdev[0]->region_index = 0;
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_STR(usable_map(c), "1001111");
+	CHECK_LOG(c, "control region at offset 0x90: index 0 is reserved");
+	CHECK_LOG(c, "references missing control region 0");
+	CHECK(!nfit_dcr_by_index(&c->t, 0));
+}
+
+/*
+ * The checksum covers the table's own bytes, not the buffer's slack; a
+ * 4-byte subtable (a bare header) may close the table; subtables of
+ * reserved types take no room in the subtable array.
+ */
+static void t_table_edges(struct tc *c)
+{
+	static const u8 bare[4] = { ACPI_NFIT_TYPE_RESERVED, 0, 4, 0 };
+	static const u8 slack[100] = { [0 ... 99] = 0x5a };
+	struct nb_qemu q;
+
+	nb_build_qemu(&c->b, &q);
+	nb_finish(&c->b);
+	nb_append_bytes(&c->b, slack, sizeof(slack));	/* not in the table */
+	CHECK_INT(parse(c), 0);
+	CHECK_INT(c->t.length, c->b.len - sizeof(slack));
+	CHECK_STR(usable_map(c), "1111111");
+	CHECK_INT(c->nerr, 0);
+
+	nb_build_qemu(&c->b, &q);
+	nb_append_bytes(&c->b, bare, sizeof(bare));
+	nb_finish(&c->b);
+	CHECK_INT(parse(c), 0);
+	CHECK_INT(c->t.nr_unknown, 1);
+	CHECK_STR(usable_map(c), "1111111");
+	CHECK_INT(c->nerr, 0);
+
+	/* 7 known subtables and 2 reserved ones fit an array of 7 */
+	nb_build_qemu(&c->b, &q);
+	nb_insert(&c->b, q.spa[1], bare, sizeof(bare));
+	nb_append_bytes(&c->b, bare, sizeof(bare));
+	nb_finish(&c->b);
+	reset_parse(c);
+	c->copy = malloc(c->b.len);
+	memcpy(c->copy, c->b.buf, c->b.len);
+	c->subs = calloc(7, sizeof(*c->subs));
+	CHECK_INT(nfit_table_parse(&c->t, c->copy, c->b.len, c->subs, 7,
+				   test_log, c), 0);
+	CHECK_INT(c->t.nr_subs, 7);
+	CHECK_INT(c->t.nr_unknown, 2);
+}
+
+/*
+ * The control-register map of a DIMM's block windows is the DIMM's own
+ * and names the same control region as its aperture map.
+ */
+static void t_blk_geom_dcr_map_match(struct tc *c)
+{
+	struct nfit_blk_geom g;
+	struct blk_tab bt;
+
+	/* the control-register map belongs to another DIMM (handle 2) */
+	blk_build(c, &bt, 0x1000, 0x4000, 0, 0, 0);
+	bt.m_dcr->device_handle = 2;
+	CHECK_INT(blk_geom(c, &bt, &g), -EINVAL);
+	CHECK_LOG(c, "DIMM 0x1: no BLK region: no control-register range for control region 1");
+
+	/* it names control region 1, the windows are control region 2's */
+	blk_build(c, &bt, 0x1000, 0x4000, 0, 0, 0);
+	nb_dcr(&c->b, NB_DCR_LEN_FULL, 2, 0x5678, 1);
+	bt.bdw->region_index = 2;
+	bt.m_bdw->region_index = 2;
+	CHECK_INT(blk_geom(c, &bt, &g), -EINVAL);
+	CHECK_LOG(c, "DIMM 0x1: no BLK region: no control-register range for control region 2");
+
+	/* both name control region 2: fine */
+	blk_build(c, &bt, 0x1000, 0x4000, 0, 0, 0);
+	nb_dcr(&c->b, NB_DCR_LEN_FULL, 2, 0x5678, 1);
+	bt.bdw->region_index = 2;
+	bt.m_bdw->region_index = 2;
+	bt.m_dcr->region_index = 2;
+	CHECK_INT(blk_geom(c, &bt, &g), 0);
+	CHECK(g.memdev_dcr == at(c, bt.m_dcr));
+}
+
+/*
+ * The registers' span runs from the lower of the two: status at 0 and
+ * command at 8 need 16 bytes of window; a 12-byte window would put
+ * window 1's status register inside window 0's command register.
+ */
+static void t_blk_geom_status_first(struct tc *c)
+{
+	struct nfit_blk_geom g;
+	struct blk_tab bt;
+
+	blk_build(c, &bt, 0x1000, 0x8000, 0, 0, 0);
+	bt.dcr->windows = 2;
+	bt.bdw->windows = 2;
+	bt.dcr->command_offset = 8;
+	bt.dcr->status_offset = 0;
+	bt.dcr->window_size = 12;
+	CHECK_INT(blk_geom(c, &bt, &g), -EINVAL);
+	CHECK_LOG(c, "control window size 0xc smaller than its registers (16 bytes)");
+	blk_build(c, &bt, 0x1000, 0x8000, 0, 0, 0);
+	bt.dcr->windows = 2;
+	bt.bdw->windows = 2;
+	bt.dcr->command_offset = 8;
+	bt.dcr->status_offset = 0;
+	bt.dcr->window_size = 16;
+	CHECK_INT(blk_geom(c, &bt, &g), 0);
+}
+
+/*
+ * Interleaved windows far up the device offsets: the pass number times
+ * the table size leaves 64 bits (2^55 lines of 256 bytes, a 512-byte
+ * table), so the windows cannot be placed, even though the wrapped
+ * offsets would land inside the range.
+ */
+static void t_blk_geom_pass_overflow(struct tc *c)
+{
+	struct nfit_blk_geom g;
+	struct blk_tab bt;
+
+	blk_build(c, &bt, 12, 0x10000, 0, 1, 256);
+	bt.m_bdw->interleave_ways = 2;
+	bt.bdw->offset = 1ULL << 63;
+	CHECK_INT(blk_geom(c, &bt, &g), -EINVAL);
+	CHECK_LOG(c, "do not fit block-data-window range 2");
+	/* the same windows at offset 0 fit */
+	blk_build(c, &bt, 12, 0x10000, 0, 1, 256);
+	bt.m_bdw->interleave_ways = 2;
+	CHECK_INT(blk_geom(c, &bt, &g), 0);
+}
+
 struct test {
 	const char *name;
 	void (*fn)(struct tc *c);
@@ -1926,6 +2129,13 @@ static const struct test tests[] = {
 	{ "block windows: overflowing fields refused", t_blk_geom_overflow },
 	{ "block windows: interleave translation and line crossing", t_blk_geom_interleave },
 	{ "block windows: aperture range check is exact (random tables)", t_blk_geom_interleave_exact },
+	{ "memdev key: the range index's full 16 bits", t_memdev_key_wide_range },
+	{ "zero-length and wrapping ranges refused whatever their kind", t_spa_bad_extent_any_kind },
+	{ "a map naming control region 0 finds none, whatever the order", t_memdev_dcr_index_zero },
+	{ "checksum over the table only; a bare 4-byte last subtable; reserved types take no room", t_table_edges },
+	{ "block windows: the control-register map is the DIMM's, for the same region", t_blk_geom_dcr_map_match },
+	{ "block windows: register span from the lower register", t_blk_geom_status_first },
+	{ "block windows: pass number x table size overflowing refused", t_blk_geom_pass_overflow },
 };
 
 int main(void)

@@ -857,6 +857,17 @@ static void t_geometry_tight(void)
 			d0.internal_nlba = d0.nfree;
 			CHECK_VERDICT(verdict(&d0, ns, start, 0),
 				      BTT_INFO_BAD_NLBA);
+			/* external_nlba + nfree wrapping to internal_nlba */
+			d0.external_nlba = U32_MAX_;
+			d0.nfree = 1;
+			d0.internal_nlba = 0;
+			CHECK_VERDICT(verdict(&d0, ns, start, 0),
+				      BTT_INFO_BAD_NLBA);
+			d0.external_nlba = U32_MAX_ - 255;
+			d0.nfree = 257;
+			d0.internal_nlba = 1;
+			CHECK_VERDICT(verdict(&d0, ns, start, 0),
+				      BTT_INFO_BAD_NLBA);
 		}
 		TIGHT_CASE(dataoff, T_DATA + 1, BTT_INFO_BAD_ALIGN);
 		TIGHT_CASE(mapoff, T_MAP + 512, BTT_INFO_BAD_ALIGN);

@@ -150,6 +150,12 @@ static void test_shrink(void)
 	CHECK_INT(ext[1].size, 1 * M);
 	n = nd_dpa_shrink(ext, n, 5 * M);
 	CHECK_INT(n, 0);
+	/* more than the extents hold: all of them, and nothing before */
+	ext[1] = R(0, 4 * M);
+	ext[2] = R(8 * M, 2 * M);
+	CHECK_INT(nd_dpa_shrink(&ext[1], 2, 7 * M), 0);
+	CHECK_INT(ext[0].size, 0);
+	CHECK_INT(nd_dpa_shrink(ext, 0, M), 0);
 	tap("shrink gives back the highest extents first");
 }
 
@@ -277,6 +283,14 @@ static void test_align_trim(void)
 	r[0] = R(5, 7);
 	CHECK_INT(nd_dpa_align_trim(r, 1, 0, 1), 1);
 	CHECK_INT(r[0].size, 7);
+	/* a range already on whole units from the base stays whole */
+	r[0] = R(8 * M, 16 * M);
+	r[1] = R(5 * M, 4 * M);
+	CHECK_INT(nd_dpa_align_trim(r, 2, M, 4 * M), 2);
+	CHECK_INT(r[0].start, 9 * M);
+	CHECK_INT(r[0].size, 12 * M);
+	CHECK_INT(r[1].start, 5 * M);
+	CHECK_INT(r[1].size, 4 * M);
 	tap("free ranges trimmed to whole units of the region's align");
 }
 

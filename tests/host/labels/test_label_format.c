@@ -62,10 +62,14 @@ static int validate(struct nd_lsa *lsa, u8 *area, u32 size)
 	rc = nd_lsa_validate(lsa);
 	CHECK(!memcmp(copy, area, size));
 	CHECK_INT(rc, lsa->cur);
-	if (rc >= 0)
+	if (rc >= 0) {
 		CHECK_INT(lsa->next, 1 - rc);
-	else
+	} else {
+		/* no layout is left behind from the caller's struct */
 		CHECK_INT(lsa->next, -1);
+		CHECK_INT(lsa->isize, 0);
+		CHECK_INT(lsa->lsize, 0);
+	}
 	free(copy);
 	return rc;
 }
@@ -218,6 +222,9 @@ static void t_seq_rules(void)
 	/* only the low two bits count */
 	CHECK_INT(nd_lsa_best_seq(0x13, 0x21), 1);
 	CHECK_INT(nd_lsa_best_seq(0x7, 0x6), 0);
+	CHECK_INT(nd_lsa_best_seq(0x5, 0x1), 1);	/* a tie: 1 and 1 */
+	CHECK_INT(nd_lsa_best_seq(0x4, 0x2), 1);	/* block 0 invalid */
+	CHECK_INT(nd_lsa_best_seq(0x6, 0x3), 1);	/* 2 -> 3 */
 }
 
 static void t_nmem1_example(void)
@@ -398,6 +405,7 @@ static void t_seq_choice_on_media(void)
 		{ 3, 2, 0 }, { 2, 3, 1 }, { 1, 3, 0 }, { 3, 1, 1 },
 		{ 1, 2, 1 }, { 2, 1, 0 }, { 1, 1, 1 }, { 2, 2, 1 },
 		{ 3, 3, 1 }, { 0x13, 0x2, 0 }, { 0xff, 0x101, 1 },
+		{ 0x101, 0x1, 1 }, { 0x102, 0x1, 0 },
 	};
 	u8 *area = area_new(K128);
 	struct lb_index ix;
@@ -708,6 +716,8 @@ static void t_init_layout(void)
 		u32 isize, lsize, nslot;
 	} bad[] = {
 		{ 256, 200, 1020 },	/* label size */
+		{ 256, 64, 1020 },	/* label size; would fit the area */
+		{ 300, 128, 900 },	/* index not 256-aligned; would fit */
 		{ 0, 128, 1020 },	/* no index */
 		{ 300, 128, 1020 },	/* index not 256-aligned */
 		{ 256, 128, 1 },	/* one slot */
@@ -844,6 +854,15 @@ static void t_tiny_areas(void)
 		CHECK_INT(validate(&lsa, area, sizes[i]), -1);
 		free(area);
 	}
+	/* blank and too small for either fresh layout: nothing available */
+	area = area_new(700);
+	CHECK_INT(bind_slots(area, 700, ND_LSA_V11), 0);
+	CHECK_INT(bind_slots(area, 700, ND_LSA_V12), 0);
+	free(area);
+	area = area_new(1000);
+	CHECK_INT(bind_slots(area, 1000, ND_LSA_V12), 0);
+	CHECK_INT(bind_slots(area, 1000, ND_LSA_V11), 2);	/* 3 modern slots */
+	free(area);
 	/* the smallest v1.1 area works end to end */
 	area = area_new(768);
 	lsa.area = area;
@@ -1027,6 +1046,144 @@ static void t_layout_order(void)
 	free(area);
 }
 
+/*
+ * nd_lsa_check_index() called directly with a geometry of the caller's:
+ * two blocks filling the area exactly fit; a slot count whose byte size
+ * wraps 32 bits (2^25 slots of 128 bytes = 4 GiB) does not fit, even
+ * with an index block big enough for its bitmap (the modern index size
+ * of a 4 GiB - 1 area, 4,194,560 bytes).
+ */
+static void t_check_index_geometry(void)
+{
+	const u32 big = 4194560, bigarea = 2 * big + 128;
+	u8 *area = area_new(512), *huge;
+	struct lb_index ix;
+
+	ix = lb_index_std(256, 0, 3, 0, 1, 0);
+	lb_put_index(area, 256, 0, &ix);
+	ix = lb_index_std(256, 1, 2, 0, 1, 0);
+	lb_put_index(area, 256, 1, &ix);
+	CHECK_INT(nd_lsa_check_index(area, 512, 256, 128, 0), ND_LSA_VALID);
+	CHECK_INT(nd_lsa_check_index(area, 512, 256, 128, 1), ND_LSA_VALID);
+	CHECK_INT(nd_lsa_check_index(area, 511, 256, 128, 0), ND_LSA_BAD_SIG);
+	free(area);
+
+	huge = area_new(bigarea);
+	CHECK_INT(nd_lsa_index_size(0xffffffffu, 128), big);
+	ix = lb_index_std(big, 0, 3, 1, 1, 0);
+	lb_put_index(huge, big, 0, &ix);
+	CHECK_INT(nd_lsa_check_index(huge, bigarea, big, 128, 0),
+		  ND_LSA_VALID);
+	ix.nslot = 1u << 25;
+	ix.bitmap_bits = 0;
+	lb_put_index(huge, big, 0, &ix);
+	CHECK_INT(nd_lsa_check_index(huge, bigarea, big, 128, 0),
+		  ND_LSA_BAD_NSLOT);
+	ix.nslot = 1u << 24;		/* 256-byte labels: 4 GiB again */
+	ix.minor = 2;
+	ix.labelsize = 1;
+	lb_put_index(huge, big, 0, &ix);
+	CHECK_INT(nd_lsa_check_index(huge, bigarea, big, 256, 0),
+		  ND_LSA_BAD_NSLOT);
+	free(huge);
+}
+
+/*
+ * The verdicts reported are the winning layout's, not the worst seen
+ * over the layouts tried: a v1.2 area whose block 1 says labelsize 0
+ * with sequence number 0 gets as far as the sequence check in the
+ * 128-byte layout but stops at the label size in the 256-byte one.
+ */
+static void t_winning_layout_verdicts(void)
+{
+	u8 *area = area_new(K128);
+	struct lb_index ix;
+	struct nd_lsa lsa;
+
+	lb_ndctl_init(area, K128, 256);
+	ix = lb_index_std(256, 1, 4, 510, 2, 0);
+	lb_put_index(area, 256, 1, &ix);
+	CHECK_INT(nd_lsa_check_index(area, K128, 256, 128, 1), ND_LSA_BAD_SEQ);
+	CHECK_INT(validate(&lsa, area, K128), 0);
+	CHECK_INT(lsa.lsize, 256);
+	CHECK_INT(lsa.verdict[0], ND_LSA_VALID);
+	CHECK_INT(lsa.verdict[1], ND_LSA_BAD_LABELSIZE);
+	free(area);
+}
+
+/*
+ * Without a valid index no slot is live, whatever the area holds: here
+ * block 0 is complete but for its checksum, marks slot 0 used, and the
+ * bytes a label's slot field would occupy at the start of the area are 0.
+ */
+static void t_no_index_no_live_label(void)
+{
+	u8 *area = area_new(K128);
+	struct nd_lsa lsa;
+
+	lb_ndctl_init(area, K128, 128);
+	lb_use_slot(area, 256, 0, 0);
+	memset(area + 120, 0, 4);	/* slots 384-415 used */
+	area[100] ^= 0x01;		/* both checksums wrong */
+	area[256 + 100] ^= 0x01;
+	CHECK_INT(validate(&lsa, area, K128), -1);
+	CHECK_INT(lsa.verdict[0], ND_LSA_BAD_CHECKSUM);
+	CHECK(!nd_lsa_label_live(&lsa, 0));
+	CHECK(!nd_lsa_label_live(&lsa, 384));
+	free(area);
+}
+
+/* setting a slot's bit to the state it has changes nothing */
+static void t_slot_set_idempotent(void)
+{
+	u8 *area = area_new(K128);
+	struct nd_lsa_index *ix = (struct nd_lsa_index *)area;
+
+	lb_ndctl_init(area, K128, 128);
+	CHECK(nd_lsa_slot_is_free(ix, 9));
+	nd_lsa_slot_set_free(ix, 9, true);
+	CHECK(nd_lsa_slot_is_free(ix, 9));
+	CHECK_INT(area[72 + 1], 0xff);
+	nd_lsa_slot_set_free(ix, 9, false);
+	CHECK(!nd_lsa_slot_is_free(ix, 9));
+	nd_lsa_slot_set_free(ix, 9, false);
+	CHECK(!nd_lsa_slot_is_free(ix, 9));
+	CHECK_INT(area[72 + 1], 0xfd);
+	nd_lsa_slot_set_free(ix, 9, true);
+	CHECK_INT(area[72 + 1], 0xff);
+	CHECK_INT(nd_lsa_nfree(ix), 1020);
+	free(area);
+}
+
+/*
+ * Sealing the next block after the other one was found damaged: the
+ * sealed block is valid again (its verdict says so), with 6.1's header:
+ * flags zero even when the current block has some, mysize the block.
+ */
+static void t_seal_over_damaged_block(void)
+{
+	u8 *area = area_new(K128);
+	struct nd_lsa lsa, check;
+
+	lb_ndctl_init(area, K128, 128);
+	area[16] = 0x11;		/* block 0's flags: not checked */
+	area[17] = 0x22;
+	area[18] = 0x33;
+	lb_reseal_index(area, 256, 0);
+	area[256 + 100] ^= 0x10;	/* block 1: bad checksum */
+	CHECK_INT(validate(&lsa, area, K128), 0);
+	CHECK_INT(lsa.verdict[1], ND_LSA_BAD_CHECKSUM);
+	nd_lsa_next_prepare(&lsa);
+	nd_lsa_slot_set_free(nd_lsa_index(&lsa, 1), 0, false);
+	nd_lsa_next_seal(&lsa);
+	CHECK_INT(lsa.verdict[1], ND_LSA_VALID);
+	CHECK_INT(area[256 + 16] | area[256 + 17] | area[256 + 18], 0);
+	CHECK_INT(lb_get64(area + 256 + 32), 256);
+	CHECK_INT(validate(&check, area, K128), 1);
+	CHECK_INT(check.verdict[1], ND_LSA_VALID);
+	free(area);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -1058,6 +1215,11 @@ static const struct {
 	{ "nslot whose bitmap needs one byte past the block refused", t_nslot_bitmap_bound },
 	{ "label slot equal to nslot is not live", t_slot_equal_nslot },
 	{ "area valid in two layouts: v4.x 128-byte layout before 256-byte", t_layout_order },
+	{ "check_index: blocks filling the area; slot bytes wrapping 32 bits", t_check_index_geometry },
+	{ "verdicts are the winning layout's, not the worst over layouts", t_winning_layout_verdicts },
+	{ "no valid index: no live label, whatever the area holds", t_no_index_no_live_label },
+	{ "slot bitmap: setting a bit to its state changes nothing", t_slot_set_idempotent },
+	{ "sealing over a damaged next block: valid, flags zero", t_seal_over_damaged_block },
 };
 
 int main(void)

@@ -389,6 +389,11 @@ static void test_compute_bad_args(void)
 				     &l), -EINVAL);
 	CHECK_INT(pfn_layout_compute(G4, 32 * M1, PFN_MODE_RAM, 4 * M1, M2,
 				     4 * M1, &l), -EINVAL);
+	/* a page size that is no power of two, below the compat alignment */
+	CHECK_INT(pfn_layout_compute(G4, 32 * M1, PFN_MODE_RAM, M2, M2, 3072,
+				     &l), -EINVAL);
+	CHECK_INT(pfn_layout_compute(G4, 32 * M1, PFN_MODE_RAM, M2, M2, 12288,
+				     &l), -EINVAL);
 	/* a 64 KiB page kernel with 2 MiB compat works */
 	CHECK_INT(pfn_layout_compute(G4, 32 * M1, PFN_MODE_RAM, M2, M2,
 				     65536, &l), 0);
