@@ -215,6 +215,22 @@ for c in list create-namespace destroy-namespace enable-namespace disable-namesp
 done
 expect_ok "ndctl --help" "$T/q" --help
 expect_fail "unknown command" "$T/q" frobnicate
+expect_fail "help of an unknown command" "$T/q" help frobnicate
+run "$T/q" help create-namespace
+cp "$T/out" "$T/help1"
+run "$T/q" create-namespace --help
+[ -s "$T/out" ] && cmp -s "$T/help1" "$T/out" && ok "help create-namespace = create-namespace --help" \
+	|| nok "help create-namespace differs from create-namespace --help"
+# commands that share an option table take only their own options, as 76.1
+for a in "zero-labels --json nmem0" "zero-labels --size 4096 nmem0" \
+		"init-labels --output x nmem0" "read-labels --force nmem0" \
+		"enable-dimm --region 0 nmem0" "enable-dimm -t pmem nmem0" \
+		"enable-region -r 0 region0" "disable-namespace --type pmem all"; do
+	# shellcheck disable=SC2086
+	run "$T/q" $a
+	[ $rc = 129 ] && grep -q "invalid option" "$T/err" && ok "refused: $a" \
+		|| nok "accepted: $a (exit $rc)"
+done
 expect_fail "list with an unknown option" "$T/q" list --frob
 expect_fail "list -t bogus" "$T/q" list -t bogus
 expect_fail "create-namespace on label-less regions (no capacity)" "$T/q" create-namespace -m raw

@@ -84,11 +84,16 @@ static int toggle(int argc, char **argv, struct toggle_opts *t)
 	struct ndctl_ctx *ctx;
 	struct ndctl_bus *bus;
 	int c, found = 0, done = 0, failed = 0;
+	/* as 76.1: --region for namespaces, --type for regions only */
+	const char *short_opts = t->kind == NAMESPACE ? "b:r:vh"
+		: t->kind == REGION ? "b:t:vh" : "b:vh";
 	char **targets;
 	int ntargets;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "b:r:t:vh", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, short_opts, lopts, NULL)) != -1) {
+		if (!opt_allowed(short_opts, c))
+			return toggle_help(t, stderr);
 		switch (c) {
 		case 'b': t->bus = optarg; break;
 		case 'r': t->region = optarg; break;

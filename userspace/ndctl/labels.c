@@ -280,6 +280,9 @@ static int label_cmd(int argc, char **argv, struct label_opts *o)
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, short_opts, lopts, NULL)) != -1) {
+		/* the table is shared: another label command's option is unknown */
+		if (!opt_allowed(short_opts, c))
+			return print_help(help, stderr);
 		switch (c) {
 		case 'b': o->bus = optarg; break;
 		case 's':

@@ -32,19 +32,36 @@ static void main_help(FILE *f)
 {
 	size_t i;
 
-	fprintf(f, "\n usage: ndctl [--version] [--help] COMMAND [ARGS]\n\n");
+	fprintf(f, "\n usage: %s [--version] [--help] COMMAND [ARGS]\n\n",
+			prog_name);
 	fprintf(f, " Commands:\n");
 	for (i = 0; i < NCMDS; i++)
 		fprintf(f, "   %-20s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\n See 'ndctl COMMAND --help' for the options of a command.\n");
+	fprintf(f, "\n See '%s help COMMAND' or '%s COMMAND --help' for the options of a command.\n",
+			prog_name, prog_name);
 	fprintf(f, " Environment: NDCTL_SYSFS_ROOT, NDCTL_DEV_ROOT, NDCTL_LOG.\n\n");
+}
+
+static int find_command(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NCMDS; i++)
+		if (!strcmp(name, commands[i].name))
+			return i;
+	return -1;
 }
 
 int main(int argc, char **argv)
 {
 	const char *name;
-	size_t i;
+	int i;
 
+	if (argc > 0 && argv[0][0]) {
+		const char *slash = strrchr(argv[0], '/');
+
+		prog_name = slash && slash[1] ? slash + 1 : argv[0];
+	}
 	opterr = 0;	/* bad options are reported in one line by each command */
 	if (argc < 2) {
 		main_help(stderr);
@@ -56,11 +73,14 @@ int main(int argc, char **argv)
 			/* "ndctl help CMD" == "ndctl CMD --help" */
 			char *hargv[] = { argv[2], (char *)"--help", NULL };
 
-			for (i = 0; i < NCMDS; i++)
-				if (!strcmp(argv[2], commands[i].name)) {
-					cmd_name = commands[i].name;
-					return commands[i].fn(2, hargv);
-				}
+			i = find_command(argv[2]);
+			if (i < 0) {
+				fprintf(stderr, "%s: error: unknown command '%s' (see '%s --help')\n",
+						prog_name, argv[2], prog_name);
+				return 1;
+			}
+			cmd_name = commands[i].name;
+			return commands[i].fn(2, hargv);
 		}
 		main_help(stdout);
 		return 0;
@@ -69,14 +89,13 @@ int main(int argc, char **argv)
 		printf("%s\n", NDCTL_CLI_VERSION);
 		return 0;
 	}
-	for (i = 0; i < NCMDS; i++) {
-		if (strcmp(name, commands[i].name) == 0) {
-			cmd_name = commands[i].name;
-			/* a negative return leaves 256 - errno (util.h) */
-			return commands[i].fn(argc - 1, argv + 1);
-		}
+	i = find_command(name);
+	if (i >= 0) {
+		cmd_name = commands[i].name;
+		/* a negative return leaves 256 - errno (util.h) */
+		return commands[i].fn(argc - 1, argv + 1);
 	}
-	fprintf(stderr, "ndctl: error: unknown command '%s' (see 'ndctl --help')\n",
-			name);
+	fprintf(stderr, "%s: error: unknown command '%s' (see '%s --help')\n",
+			prog_name, name, prog_name);
 	return 1;
 }

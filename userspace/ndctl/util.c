@@ -13,12 +13,13 @@
 
 int verbose;
 const char *cmd_name = "ndctl";
+const char *prog_name = "ndctl";
 
 void fail(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "ndctl %s: error: ", cmd_name);
+	fprintf(stderr, "%s %s: error: ", prog_name, cmd_name);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -224,13 +225,23 @@ void json_print(struct json_object *j)
 
 int print_help(const struct cmd_help *h, FILE *f)
 {
+	const char *usage = h->usage;
+
 	if (f != stdout) {
-		fail("invalid option or missing argument (see 'ndctl %s --help')",
-				cmd_name);
+		fail("invalid option or missing argument (see '%s %s --help')",
+				prog_name, cmd_name);
 		return EXIT_USAGE;
 	}
-	fprintf(f, "\n usage: %s\n\n%s\n", h->usage, h->options);
+	/* the usage strings say "ndctl ...": name the command as invoked */
+	if (!strncmp(usage, "ndctl ", 6))
+		usage += 6;
+	fprintf(f, "\n usage: %s %s\n\n%s\n", prog_name, usage, h->options);
 	return 0;
+}
+
+bool opt_allowed(const char *short_opts, int c)
+{
+	return c > 0 && c != ':' && strchr(short_opts, c);
 }
 
 /*

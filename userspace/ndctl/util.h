@@ -15,6 +15,8 @@ extern int verbose;
 void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern const char *cmd_name;
+/* the basename the command was invoked as ("ndctl", "nvt-ndctl") */
+extern const char *prog_name;
 
 int cli_ctx_new(struct ndctl_ctx **ctx);
 
@@ -46,6 +48,11 @@ struct cmd_help {
 #define EXIT_USAGE 129
 
 int print_help(const struct cmd_help *h, FILE *f);
+/*
+ * Is the option getopt_long() returned one of @short_opts?  Commands that
+ * share a long-option table accept only their own options.
+ */
+bool opt_allowed(const char *short_opts, int c);
 
 int cmd_list(int argc, char **argv);
 int cmd_create_namespace(int argc, char **argv);
