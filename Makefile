@@ -13,6 +13,9 @@
 #                prints line coverage (docs/debug-tier.md)
 #   make mutate  mutation check of the host-tested format code (not in check)
 #   make soak    10,000+ enumerated BTT power cuts in one nfit_test boot
+#   make install  libndctl-nvt, nvt-ndctl, its manuals and bash completion
+#                (PREFIX=/usr/local, DESTDIR, BINDIR, LIBDIR, ...; README.md);
+#                make uninstall removes them; make man builds the manuals
 #
 # Steps: deps kernel modules host-check tools initramfs.  Kernel variables
 # come from build/kernel.mk (scripts/fetch-kernel.sh); every one of them,
@@ -39,12 +42,12 @@ SUBMAKE = $(MAKE) --no-print-directory
 
 .PHONY: all help deps kernel modules userspace _userspace host-check tools initramfs run check \
 	check-stock check-debug bench bench-blk soak _soak clean _modules _host-check _initramfs _run \
-	_check _check-stock _check-debug _bench
+	_check _check-stock _check-debug _bench install uninstall man
 
 all: modules
 
 help:
-	@sed -n '2,20p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,23p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@scripts/install-deps.sh
@@ -79,6 +82,13 @@ _userspace:
 	@echo "build: libndctl + ndctl -> build/lib, build/bin"
 	@$(MAKE) --no-print-directory -s -C userspace
 
+# The userspace installed beside Debian's ndctl (userspace/Makefile):
+# nvt-ndctl, libndctl-nvt.so.1 with its header and libndctl-nvt.pc, the
+# man pages (scdoc) and the bash completion.  No deps step: `sudo make
+# install` after a build installs no packages.
+install uninstall man:
+	@$(MAKE) --no-print-directory -C userspace $@
+
 # Semantic mutants of the four host-tested format files, each killed by
 # the host tests or marked equivalent (tests/host/README.md); not in check.
 .PHONY: mutate
@@ -88,7 +98,8 @@ mutate:
 
 # Host suites, each ending in its own "N passed, N failed" line: the NFIT
 # walker (tests/host), libndctl/ndctl on fake sysfs trees under ASan
-# (tests/userspace), and the kernel habits (W=1, sparse, checkpatch).
+# (tests/userspace), make install with its manuals and bash completion in
+# a temporary DESTDIR, and the kernel habits (W=1, sparse, checkpatch).
 host-check: kernel
 	@$(SUBMAKE) _host-check
 _host-check:
@@ -97,6 +108,8 @@ _host-check:
 	$(MAKE) --no-print-directory -C tests/host check KHDR_COMMON=$(KHDR_COMMON) KDIR=$(KDIR) || rc=1; \
 	echo "test: libndctl + ndctl on fake sysfs trees (tests/userspace)"; \
 	$(MAKE) --no-print-directory -C tests/userspace check || rc=1; \
+	echo "test: make install, manuals, bash completion (tests/userspace/install-check.sh)"; \
+	$(MAKE) --no-print-directory -C tests/userspace install-check || rc=1; \
 	echo "test: kernel lint (W=1, sparse, checkpatch --strict)"; \
 	scripts/kernel-lint.sh $(KDIR) || rc=1; \
 	exit $$rc

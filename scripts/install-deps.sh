@@ -10,6 +10,7 @@ PKGS=(
 	cpio gzip xz-utils busybox-static        # initramfs, vmlinux extraction
 	rsync                                     # kernel/Makefile mirrors the sources
 	pkg-config libjson-c-dev uuid-dev libkmod-dev  # libndctl + ndctl (userspace/)
+	scdoc man-db                              # make man, and the pages' check (man -l)
 	qemu-system-x86                           # the VM (TCG)
 	ndctl                                     # 76.1: binary + libs copied into the guest
 	daxctl e2fsprogs xfsprogs                 # DAX tests: daxctl, mkfs.ext4, mkfs.xfs (guest)
