@@ -7,13 +7,15 @@
 . /nvt/nfit_test.inc
 
 CYCLES=${NVT_NT_CYCLES:-20}
-TEST_MODS="nd_pmem nd_blk nd_btt nfit_test_powercut nfit_test nfit libnvdimm nfit_test_iomap"
+TEST_MODS="dax_pmem nd_pmem nd_blk nd_btt nfit_test_powercut nfit_test nfit libnvdimm nfit_test_iomap"
 nd_settle
 nt_debugfs
-# btt ids are not reused within a load (btt-nt moved the seed on): a
-# reload numbers them from 0 again, so only their count is compared
+# btt, pfn and dax ids are not reused within a load (btt-nt and pfn-nt
+# moved the seeds on): a reload numbers them from 0 again, so only their
+# count is compared.  (dax_pmem, loaded by pfn-nt, goes in the first
+# cycle: nothing loads it again.)
 nd_devices() {
-	ls /sys/bus/nd/devices | sed 's/^\(btt[0-9]*\)\.[0-9]*$/\1.N/' | sort | tr '\n' ' '
+	ls /sys/bus/nd/devices | sed -E 's/^((btt|pfn|dax)[0-9]*)\.[0-9]+$/\1.N/' | sort | tr '\n' ' '
 }
 before=$(nd_devices)
 diag "devices: $before"
@@ -75,7 +77,9 @@ diag "$i cycles in $t0 -> $t1 s"
 
 # memory: unload once more and compare with cycle 2's unloaded state
 if [ -n "$mem0" ]; then
-	rmmod $TEST_MODS 2> /dev/null
+	for m in $TEST_MODS; do
+		grep -q "^$m " /proc/modules && rmmod $m
+	done
 	mem1=$(meminfo)
 	platform_load > /dev/null 2>&1 || nok "final reload failed"
 	set -- $mem0 $mem1
