@@ -1,7 +1,7 @@
 # bench: fio on /dev/pmem0, then on its BTT (make bench; not in check);
 # on nfit_test (make bench-blk): a BLK namespace against a PMEM one of
 # the same mock bus.  Writes "job value unit" lines to $NVT_OUT/bench.txt.
-. /nvt/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 DEV=${NVT_BENCH_DEV:-/dev/pmem0}
 RUNTIME=${NVT_BENCH_RUNTIME:-4}
@@ -42,9 +42,9 @@ JOBS4="seq-read-1M read 1M 7 MiB/s|seq-write-1M write 1M 48 MiB/s|rand-read-4K r
 if [ "$NVT_PLATFORM" = nfit_test ]; then
 	# 16 MiB through DIMM 0x100's block window (4096-byte sectors) and
 	# 16 MiB of region0's 2-way interleave, both on blank labels
-	. /nvt/nfit_test.inc
-	. /nvt/ns.inc
-	. /nvt/blk.inc
+	. "$(dirname "$0")/nfit_test.inc"
+	. "$(dirname "$0")/ns.inc"
+	. "$(dirname "$0")/blk.inc"
 	nd_settle
 	b0=$(nt_bus 0)
 	nt_blank_labels 0 $(nt_dimm 0 0x0) $(nt_dimm 0 0x1) $(nt_dimm 0 0x100) $(nt_dimm 0 0x101)

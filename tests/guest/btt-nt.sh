@@ -5,10 +5,10 @@
 # at re-enable, force_raw, a corrupt primary info block, a sector size
 # that does not match the media, a wiped info block.  The namespace is
 # left raw and its region read-only as nt-pmem-io found them.
-. /nvt/lib.sh
-. /nvt/nfit_test.inc
-. /nvt/ns.inc
-. /nvt/btt.inc
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/nfit_test.inc"
+. "$(dirname "$0")/ns.inc"
+. "$(dirname "$0")/btt.inc"
 
 nd_settle
 nt_debugfs

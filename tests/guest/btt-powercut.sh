@@ -5,10 +5,10 @@
 # re-attaches from the media and checks that every block holds one whole
 # pattern and that the visible writes are exactly those whose flog entry
 # was persisted.  PASSES_4K / PASSES_512 set how often (btt-soak: many).
-. /nvt/lib.sh
-. /nvt/nfit_test.inc
-. /nvt/ns.inc
-. /nvt/btt.inc
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/nfit_test.inc"
+. "$(dirname "$0")/ns.inc"
+. "$(dirname "$0")/btt.inc"
 
 : ${PASSES_4K:=2} ${PASSES_512:=1}
 nd_settle

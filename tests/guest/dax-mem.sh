@@ -5,9 +5,9 @@
 # data read back, both destroyed, the region's free space back.  With the
 # struct pages in RAM only the 8 KiB reserve rounded up to the 2 MiB
 # alignment precedes the data: 30 MiB usable of 32.
-. /nvt/lib.sh
-. /nvt/label.inc
-. /nvt/dax.inc
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/label.inc"
+. "$(dirname "$0")/dax.inc"
 
 nd_settle
 dax_regions || exit 0

@@ -28,9 +28,9 @@
 #         claim (control)
 #   - then generation G+1 is written over every file and extent (in place)
 #     and read back, and the record says G+1: a further boot verifies that
-. /nvt/lib.sh
-. /nvt/label.inc
-. /nvt/dax.inc
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/label.inc"
+. "$(dirname "$0")/dax.inc"
 
 E=/mnt/dax-ext4
 X=/mnt/dax-xfs

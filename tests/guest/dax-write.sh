@@ -14,9 +14,9 @@
 #     on tmpfs and on the ext4 mounted -o dax=never (STATX_ATTR_DAX clear
 #     there), mount -o dax refused on a raw (pfn-less) namespace
 # The record of the namespaces and the generation goes to the ext4 root.
-. /nvt/lib.sh
-. /nvt/label.inc
-. /nvt/dax.inc
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/label.inc"
+. "$(dirname "$0")/dax.inc"
 
 GEN=1
 E=/mnt/dax-ext4

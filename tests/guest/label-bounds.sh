@@ -18,8 +18,8 @@
 # on our modules (they refuse it):
 # stock forwards it and QEMU 7.2 aborts on an assertion
 # (hw/mem/nvdimm.c nvdimm_validate_rw_label_data), killing the VM.
-. /nvt/lib.sh
-. /nvt/label.inc
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/label.inc"
 
 EINVAL='^rc=-22 err=EINVAL '
 

@@ -18,10 +18,10 @@
 #                   by ours (a new BTT 1.1) with pattern 7331
 #   stock (second): every pattern ours wrote is read back through the
 #                   stock BTT driver
-. /nvt/lib.sh
-. /nvt/label.inc
-. /nvt/ns.inc
-. /nvt/btt.inc
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/label.inc"
+. "$(dirname "$0")/ns.inc"
+. "$(dirname "$0")/btt.inc"
 
 ns_qemu_label_dimm || exit 0
 # the BTT2 claim GUID 18633bfc-1735-4217-8ac9-17239282d3f8 as ndctl 76.1

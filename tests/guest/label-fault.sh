@@ -6,14 +6,14 @@
 # runs on the nfit_test platform only.  nfit_test.0's DIMMs alias BLK
 # (v4.2): their regions stay label-backed (nstype 5) throughout, and a
 # blank area counts the slots of the v4.x layout (1016 - 1).
-. /nvt/lib.sh
-. /nvt/label.inc
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/label.inc"
 
 if [ "$NVT_PLATFORM" != nfit_test ]; then
 	skip "label area faults at DIMM bind" "needs nfit_test's fault knobs"
 	exit 0
 fi
-. /nvt/nfit_test.inc
+. "$(dirname "$0")/nfit_test.inc"
 
 nd_settle
 nt_debugfs || { nok "no debugfs"; exit 0; }

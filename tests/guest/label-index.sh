@@ -18,8 +18,8 @@
 # The checks here are the expectations on each set; where the stock 6.1
 # modules behave differently on purpose they are recorded, not asserted
 # (see the "stock" cases below).
-. /nvt/lib.sh
-. /nvt/label.inc
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/label.inc"
 
 OUTF=$NVT_OUT/label-index.txt
 : > $OUTF

@@ -10,8 +10,8 @@
 #       compare-label-ns.py); then the cookie of test-ns's label is
 #       corrupted on the DIMM and DIMM + region rebound: test-ns is logged
 #       and left unclaimed, test-ns2 still comes up with its data.
-. /nvt/lib.sh
-. /nvt/label.inc
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/label.inc"
 
 LN_VER=${LN_VER:-1.1}
 OUTF=$NVT_OUT/label-ns.json

@@ -1,7 +1,7 @@
 # label-verify: the label area written by label-write in the previous boot
 # (same backing files) is still there.
-. /nvt/lib.sh
-. /nvt/label.inc
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/label.inc"
 
 set -- $(label_dimm) || true
 if [ -z "$1" ]; then

@@ -1,7 +1,7 @@
 # label-write: write a seeded pattern over the whole label area in max_xfer
 # chunks, read it back, compare.  label-verify checks it after a reboot.
-. /nvt/lib.sh
-. /nvt/label.inc
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/label.inc"
 
 set -- $(label_dimm) || true
 if [ -z "$1" ]; then

@@ -12,9 +12,9 @@
 #   stock boot (same backing files, must run before anything rewrites
 #               nmem1's labels): both namespaces with their uuid, name,
 #               size, mode raw, v1.2 labels, and the patterns read back
-. /nvt/lib.sh
-. /nvt/label.inc
-. /nvt/ns.inc
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/label.inc"
+. "$(dirname "$0")/ns.inc"
 
 OUTF=$NVT_OUT/ns-cross.json
 UA=c5055000-0000-4000-8000-00000000000a

@@ -12,9 +12,9 @@
 #   a label whose dpa + rawsize wraps (written with the regions off):
 #   its namespace is left unclaimed, the kernel says why, and its DPA is
 #   not handed out again
-. /nvt/lib.sh
-. /nvt/label.inc
-. /nvt/ns.inc
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/label.inc"
+. "$(dirname "$0")/ns.inc"
 
 ENOSPC="No space left on device"
 ns_qemu_label_dimm || exit 0

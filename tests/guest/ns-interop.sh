@@ -19,9 +19,9 @@
 # lists, the same bytes on the label area (index blocks, slots, seq,
 # flags, cookies, dpa, rawsize, lbasize, checksums).  Here only what must
 # hold on either set is checked.
-. /nvt/lib.sh
-. /nvt/label.inc
-. /nvt/ns.inc
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/label.inc"
+. "$(dirname "$0")/ns.inc"
 
 OUTD=$NVT_OUT/ns-interop
 OUTF=$NVT_OUT/ns-interop.txt

@@ -13,10 +13,10 @@
 #     BLK namespace at the same DPA.
 # The BLK namespace's DPA extents come from its labels, so the check
 # holds whatever order the allocator picks.
-. /nvt/lib.sh
-. /nvt/nfit_test.inc
-. /nvt/ns.inc
-. /nvt/blk.inc
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/nfit_test.inc"
+. "$(dirname "$0")/ns.inc"
+. "$(dirname "$0")/blk.inc"
 
 nd_settle
 nt_debugfs

@@ -5,11 +5,11 @@
 # the namespace is re-enabled (autodetect: a btt claims it at enable) and
 # after the region is disabled and enabled; then the power cuts of
 # btt-powercut run once over it (nvt-powercut, nfit_test_powercut).
-. /nvt/lib.sh
-. /nvt/nfit_test.inc
-. /nvt/ns.inc
-. /nvt/btt.inc
-. /nvt/blk.inc
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/nfit_test.inc"
+. "$(dirname "$0")/ns.inc"
+. "$(dirname "$0")/btt.inc"
+. "$(dirname "$0")/blk.inc"
 
 nd_settle
 nt_debugfs

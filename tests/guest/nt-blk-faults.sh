@@ -9,10 +9,10 @@
 #     region, one log line says why, the bus, the DIMM and the other
 #     regions come up; odd but valid layouts (1: offsets, 2: 2-way
 #     interleaved windows) carry data to the right DPA
-. /nvt/lib.sh
-. /nvt/nfit_test.inc
-. /nvt/ns.inc
-. /nvt/blk.inc
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/nfit_test.inc"
+. "$(dirname "$0")/ns.inc"
+. "$(dirname "$0")/blk.inc"
 
 nd_settle
 nt_debugfs

@@ -10,10 +10,10 @@
 # The data survives an nd_blk rebind and a region disable/enable; the
 # seed advances when it binds; I/O past the end and bad sector sizes are
 # refused with nothing changed.
-. /nvt/lib.sh
-. /nvt/nfit_test.inc
-. /nvt/ns.inc
-. /nvt/blk.inc
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/nfit_test.inc"
+. "$(dirname "$0")/ns.inc"
+. "$(dirname "$0")/blk.inc"
 
 nd_settle
 nt_debugfs

@@ -13,8 +13,8 @@
 #   activation (29, 30) functions and functions above 31, a label write
 #   (function 6) while the DIMM is active, bus families other than NFIT,
 #   unknown families, a read-only file, reserved words set
-. /nvt/lib.sh
-. /nvt/nfit_test.inc
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/nfit_test.inc"
 
 nd_settle
 nt_debugfs || { nok "no debugfs"; exit 0; }

@@ -3,8 +3,8 @@
 # through them), the mock buses appear next to the real one, and QEMU's
 # pmem devices, labels and ndctl listing keep working with both loaded
 # and after nfit_test is gone.
-. /nvt/lib.sh
-. /nvt/nfit_test.inc
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/nfit_test.inc"
 
 if [ "$NVT_SET" != test ] || [ "$NVT_PLATFORM" != qemu ]; then
 	skip "nfit_test beside QEMU's NVDIMMs" "needs the test module set on the qemu platform"

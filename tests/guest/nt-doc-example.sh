@@ -27,10 +27,10 @@
 # skipped).  Finally everything is deleted (size 0) in
 # reverse order: available_size walks back up the table, the labels are
 # gone, the seeds stay.
-. /nvt/lib.sh
-. /nvt/label.inc
-. /nvt/nfit_test.inc
-. /nvt/ns.inc
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/label.inc"
+. "$(dirname "$0")/nfit_test.inc"
+. "$(dirname "$0")/ns.inc"
 
 nd_settle
 nt_debugfs || { nok "no debugfs"; exit 0; }

@@ -4,9 +4,9 @@
 # corrupt_xor, fault_skip, fault_count) and the module parameters that
 # arm faults before the DIMMs are enabled.  Whatever the firmware does,
 # the DIMM stays usable, the fault is logged, nothing crashes.
-. /nvt/lib.sh
-. /nvt/label.inc
-. /nvt/nfit_test.inc
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/label.inc"
+. "$(dirname "$0")/nfit_test.inc"
 
 nd_settle
 nt_debugfs || { nok "no debugfs"; exit 0; }

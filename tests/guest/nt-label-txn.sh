@@ -10,12 +10,12 @@
 # still describe the old state (checked after re-enabling the region, which
 # reassembles the namespace from the labels), and the log say what
 # happened.
-. /nvt/lib.sh
+. "$(dirname "$0")/lib.sh"
 if [ "$NVT_PLATFORM" != nfit_test ]; then
 	skip "label update faults" "needs nfit_test's fault knobs"
 	exit 0
 fi
-. /nvt/nfit_test.inc
+. "$(dirname "$0")/nfit_test.inc"
 
 nd_settle
 nt_debugfs || { nok "no debugfs"; exit 0; }

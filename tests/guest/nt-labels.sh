@@ -6,9 +6,9 @@
 # those on this platform too), so the firmware's checks are reached by
 # making it disagree with what the kernel cached at DIMM enable: a
 # smaller config_size or max_xfer set through its debugfs knobs.
-. /nvt/lib.sh
-. /nvt/label.inc
-. /nvt/nfit_test.inc
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/label.inc"
+. "$(dirname "$0")/nfit_test.inc"
 
 nd_settle
 nt_debugfs || { nok "no debugfs"; exit 0; }

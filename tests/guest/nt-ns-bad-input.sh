@@ -26,10 +26,10 @@
 # nd_blk once (its region's seed advances when it binds) and unbound, then
 # nd_blk is unloaded until the end so that region re-enables leave them
 # unbound and their attributes writable.
-. /nvt/lib.sh
-. /nvt/label.inc
-. /nvt/nfit_test.inc
-. /nvt/ns.inc
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/label.inc"
+. "$(dirname "$0")/nfit_test.inc"
+. "$(dirname "$0")/ns.inc"
 
 nd_settle
 nt_debugfs || { nok "no debugfs"; exit 0; }

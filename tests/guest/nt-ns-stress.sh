@@ -14,9 +14,9 @@
 # detector watch too.  Afterwards: every worker finished in time, the
 # regions hold only namespaceR.0 and an idle seed, all space is free,
 # the labels are intact (a rebind of the regions finds nothing).
-. /nvt/lib.sh
-. /nvt/nfit_test.inc
-. /nvt/ns.inc
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/nfit_test.inc"
+. "$(dirname "$0")/ns.inc"
 
 nd_settle
 B=$(nt_bus 0) && R0=/sys/bus/nd/devices/$(nt_region 0 1) &&

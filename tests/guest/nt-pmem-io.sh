@@ -5,8 +5,8 @@
 # writes.  nfit_test.1's DIMM is not armed, so its region starts
 # read-only (nt-v42 tests that): made writable here as a user would, by
 # writing read_only 0, and left read-only again at the end.
-. /nvt/lib.sh
-. /nvt/nfit_test.inc
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/nfit_test.inc"
 
 nd_settle
 nt_debugfs

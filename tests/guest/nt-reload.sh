@@ -3,8 +3,8 @@
 # rmmod of the rest no module, bus, device node or mock range is left,
 # every reload brings back the same devices, no warning is logged, and
 # no memory is lost (160 MiB of mock media come and go every cycle).
-. /nvt/lib.sh
-. /nvt/nfit_test.inc
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/nfit_test.inc"
 
 CYCLES=${NVT_NT_CYCLES:-20}
 TEST_MODS="dax_pmem nd_pmem nd_blk nd_btt nfit_test_powercut nfit_test nfit libnvdimm nfit_test_iomap"

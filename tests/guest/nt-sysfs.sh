@@ -5,8 +5,8 @@
 # "btt0", driver nd_pmem not "pmem", 6.1 disk names).  Entries that
 # belong to features the core does not have yet are skipped with the
 # reason while absent; once they exist they are checked like the rest.
-. /nvt/lib.sh
-. /nvt/nfit_test.inc
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/nfit_test.inc"
 
 nd_settle
 b0=$(nt_bus 0) b1=$(nt_bus 1)

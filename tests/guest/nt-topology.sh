@@ -2,8 +2,8 @@
 # Platform" and the seed's NFIT describe it (docs/nfit_test.md): bus,
 # DIMM, region and namespace names, handles, types, mappings, sizes; the
 # fake physical addresses; and what Debian's ndctl 76.1 makes of it.
-. /nvt/lib.sh
-. /nvt/nfit_test.inc
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/nfit_test.inc"
 
 nd_settle
 nt_check_topology 0

@@ -22,9 +22,9 @@
 #    off a page boundary: the bus and DIMM come up, the region is refused
 #    with an error naming the alignment; knob off, the region is back with
 #    the same data.
-. /nvt/lib.sh
-. /nvt/nfit_test.inc
-. /nvt/ns.inc
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/nfit_test.inc"
+. "$(dirname "$0")/ns.inc"
 
 nd_settle
 nt_debugfs || { nok "no debugfs"; exit 0; }

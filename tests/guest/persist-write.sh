@@ -1,6 +1,6 @@
 # persist-write: boot 1 of the power-cycle test (see persist.inc).
-. /nvt/lib.sh
-. /nvt/persist.inc
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/persist.inc"
 
 for dev in $PERSIST_DEVS; do
 	if [ ! -b /dev/$dev ]; then

@@ -8,10 +8,10 @@
 # a configured pfn refuses to overwrite it), autodetect at re-enable, a
 # configuration that contradicts the media, and a dax device, which needs
 # system memory that a mock range is not.  Left raw and read-only.
-. /nvt/lib.sh
-. /nvt/nfit_test.inc
-. /nvt/ns.inc
-. /nvt/btt.inc
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/nfit_test.inc"
+. "$(dirname "$0")/ns.inc"
+. "$(dirname "$0")/btt.inc"
 
 nd_settle
 nt_debugfs

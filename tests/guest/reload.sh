@@ -3,7 +3,7 @@
 # the nd bus, after unloading
 # libnvdimm the bus is gone, and after each reload the same devices are
 # back (and /dev/pmem* appear).  Warnings are caught by the dmesg check.
-. /nvt/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 CYCLES=${NVT_RELOAD_CYCLES:-10}
 nd_settle

@@ -1,6 +1,6 @@
 # topology: save `ndctl list -BDRN` (Debian ndctl 76.1) for the host-side
 # comparison against the oracle (tests/guest/compare-topology.py).
-. /nvt/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 nd_settle
 if ndctl list -BDRN > $NVT_OUT/topology.json 2> /tmp/topology.err; then
