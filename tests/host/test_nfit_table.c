@@ -1493,6 +1493,7 @@ static void t_blk_geom_t0(struct tc *c)
 		CHECK(g.spa_dcr == at(c, t0.spa_dcr[i]));
 		CHECK(g.spa_bdw == at(c, t0.spa_bdw[i]));
 		CHECK(g.memdev_dcr == at(c, t0.memdev_dcr[i]));
+		CHECK(g.memdev_bdw == at(c, t0.memdev_bdw[i]));
 		CHECK_INT(g.windows, 1);
 		CHECK_INT(g.cmd_offset, 0);
 		CHECK_INT(g.status_offset, 8);
@@ -1868,7 +1869,7 @@ static void t_blk_geom_interleave_exact(struct tc *c)
  */
 static void t_memdev_key_wide_range(struct tc *c)
 {
-	struct acpi_nfit_memory_map *m[4];
+	struct acpi_nfit_memory_map *m[5];
 	int i;
 
 	nb_init(&c->b);
@@ -1883,10 +1884,15 @@ static void t_memdev_key_wide_range(struct tc *c)
 	m[1] = nb_memdev(&c->b, 1, 0, 1, 0x1000, 0, 1);
 	m[2] = nb_memdev(&c->b, 1, 0x201, 1, 0x1000, 0x1000, 1);
 	m[3] = nb_memdev(&c->b, 3, 1, 1, 0x1000, 0, 1);
+	/* and handle 0 in range 0x8000 against handle 1 unmapped */
+	nb_spa(&c->b, NB_SPA_LEN_ACPI60, 0x8000, NFIT_SPA_PM, 0x400000000ULL,
+	       0x1000);
+	m[4] = nb_memdev(&c->b, 0, 0x8000, 1, 0x1000, 0x1000, 1);
 	nb_finish(&c->b);
 	CHECK_INT(parse(c), 0);
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < 5; i++)
 		CHECK_INT(state(c, m[i]), 1);
+	CHECK_INT(nfit_spa_nr_memdevs(&c->t, 0x8000), 1);
 	CHECK_INT(nfit_spa_nr_memdevs(&c->t, 0x100), 1);
 	CHECK_INT(nfit_spa_nr_memdevs(&c->t, 0x201), 1);
 	CHECK_INT(c->nerr, 0);
@@ -1980,6 +1986,35 @@ static void t_table_edges(struct tc *c)
 }
 
 /*
+ * An incomplete interleave set takes every one of its maps out of
+ * service, the first subtable of the table included, and the walk over
+ * the subtables stays inside the array (sized exactly here).
+ */
+static void t_iset_incomplete_first_entry(struct tc *c)
+{
+	struct acpi_nfit_memory_map *m;
+	struct acpi_nfit_system_address *spa;
+
+	nb_init(&c->b);
+	m = nb_memdev(&c->b, 1, 1, 1, 0x1000, 0, 2);	/* 2 ways, alone */
+	spa = nb_spa(&c->b, NB_SPA_LEN_ACPI60, 1, NFIT_SPA_PM,
+		     0x100000000ULL, 0x1000);
+	nb_dcr(&c->b, NB_DCR_LEN_FULL, 1, 0x1234, 0);
+	nb_finish(&c->b);
+	reset_parse(c);
+	c->copy = malloc(c->b.len);
+	memcpy(c->copy, c->b.buf, c->b.len);
+	c->subs = calloc(3, sizeof(*c->subs));
+	CHECK_INT(nfit_table_parse(&c->t, c->copy, c->b.len, c->subs, 3,
+				   test_log, c), 0);
+	CHECK_INT(c->t.nr_subs, 3);
+	CHECK_INT(state(c, m), 0);
+	CHECK_INT(state(c, spa), 0);
+	CHECK_INT(nfit_spa_nr_memdevs(&c->t, 1), 0);
+	CHECK_LOG(c, "SPA range 1: interleave set incomplete (1 of 2 ways mapped)");
+}
+
+/*
  * The control-register map of a DIMM's block windows is the DIMM's own
  * and names the same control region as its aperture map.
  */
@@ -2037,6 +2072,99 @@ static void t_blk_geom_status_first(struct tc *c)
 	bt.dcr->status_offset = 0;
 	bt.dcr->window_size = 16;
 	CHECK_INT(blk_geom(c, &bt, &g), 0);
+}
+
+/*
+ * Register offsets against a control range covering the whole address
+ * space (address 0, 2^64 - 1 bytes), where no later range check can
+ * stand in for the overflow checks: a register must end below U64_MAX,
+ * and a window's offset times the window size plus a register offset
+ * must not wrap.
+ */
+static void t_blk_geom_whole_space(struct tc *c)
+{
+	struct nfit_blk_geom g;
+	struct blk_tab bt;
+	int i;
+	static const struct {
+		u64 cmd, status;
+		int rc;
+	} at_top[] = {
+		{ ~0ULL - 9, 0, 0 },
+		{ ~0ULL - 8, 0, -EINVAL },
+		{ 0, ~0ULL - 5, 0 },
+		{ 0, ~0ULL - 4, -EINVAL },
+	};
+
+	for (i = 0; i < 4; i++) {
+		blk_build(c, &bt, ~0ULL, 0x4000, 0, 0, 0);
+		bt.spa_dcr->address = 0;
+		bt.dcr->command_offset = at_top[i].cmd;
+		bt.dcr->status_offset = at_top[i].status;
+		CHECK_INT(blk_geom(c, &bt, &g), at_top[i].rc);
+		if (at_top[i].rc)
+			CHECK_LOG(c, "register offsets");
+	}
+	/* window 1's command register wraps, its status register does not */
+	blk_build(c, &bt, ~0ULL, 0x8000, 0, 0, 0);
+	bt.spa_dcr->address = 0;
+	bt.dcr->windows = 2;
+	bt.bdw->windows = 2;
+	bt.dcr->command_offset = 16;
+	bt.dcr->status_offset = 0;
+	bt.dcr->window_size = ~0ULL - 11;
+	CHECK_INT(blk_geom(c, &bt, &g), -EINVAL);
+	CHECK_LOG(c, "command register of window 1: offset overflows");
+	bt.dcr->window_size = ~0ULL - 31;	/* both fit: accepted */
+	CHECK_INT(blk_geom(c, &bt, &g), 0);
+}
+
+/*
+ * Register placement: a command register right behind the status
+ * register does not overlap it; the registers' span runs from the lower
+ * one, wherever the pair sits in the window.
+ */
+static void t_blk_geom_register_span(struct tc *c)
+{
+	struct nfit_blk_geom g;
+	struct blk_tab bt;
+
+	blk_build(c, &bt, 0x1000, 0x4000, 0, 0, 0);
+	bt.dcr->status_offset = 0;
+	bt.dcr->command_offset = 4;
+	CHECK_INT(blk_geom(c, &bt, &g), 0);
+	/* command 0x40, status 0x48: 12 bytes, windows 12 bytes apart */
+	blk_build(c, &bt, 0x1000, 0x8000, 0, 0, 0);
+	bt.dcr->windows = 2;
+	bt.bdw->windows = 2;
+	bt.dcr->command_offset = 0x40;
+	bt.dcr->status_offset = 0x48;
+	bt.dcr->window_size = 12;
+	CHECK_INT(blk_geom(c, &bt, &g), 0);
+	bt.dcr->window_size = 8;
+	CHECK_INT(blk_geom(c, &bt, &g), -EINVAL);
+	CHECK_LOG(c, "control window size 0x8 smaller than its registers (12 bytes)");
+}
+
+/*
+ * The aperture check is exact even where every window byte lands on
+ * range offset 0 (100 one-byte lines, all at offset 0 of a one-way
+ * table): a one-byte range holds the window, an empty one would not.
+ */
+static void t_blk_geom_all_at_zero(struct tc *c)
+{
+	struct nfit_blk_geom g;
+	struct blk_tab bt;
+	u32 k;
+
+	blk_build(c, &bt, 12, 1, 0, 100, 1);
+	for (k = 0; k < 100; k++)
+		idt_set(bt.idt_bdw, k, 0);
+	bt.bdw->size = 64;
+	CHECK_INT(blk_geom(c, &bt, &g), 0);
+	CHECK_INT(nfit_ileave_xlate(&g.data, 63), 0);
+	idt_set(bt.idt_bdw, 63, 1);
+	CHECK_INT(blk_geom(c, &bt, &g), -EINVAL);
 }
 
 /*
@@ -2136,6 +2264,10 @@ static const struct test tests[] = {
 	{ "block windows: the control-register map is the DIMM's, for the same region", t_blk_geom_dcr_map_match },
 	{ "block windows: register span from the lower register", t_blk_geom_status_first },
 	{ "block windows: pass number x table size overflowing refused", t_blk_geom_pass_overflow },
+	{ "incomplete set: every map out, the table's first entry too", t_iset_incomplete_first_entry },
+	{ "block windows: register offsets in a control range of the whole space", t_blk_geom_whole_space },
+	{ "block windows: adjacent registers; span from the lower one", t_blk_geom_register_span },
+	{ "block windows: every byte at range offset 0 fits one byte", t_blk_geom_all_at_zero },
 };
 
 int main(void)

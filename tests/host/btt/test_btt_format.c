@@ -672,6 +672,15 @@ static void t_identity_failures(void)
 	bb_reseal(b);
 	CHECK_VERDICT(check_at(b, 32 * MIB, 4096, other, 0, NULL),
 		      BTT_INFO_VALID);
+	/* all zero but the last byte: not the null uuid */
+	b[47] = 1;
+	bb_reseal(b);
+	CHECK_VERDICT(check_at(b, 32 * MIB, 4096, other, 0, NULL),
+		      BTT_INFO_BAD_PARENT);
+	CHECK_VERDICT(check_at(b, 32 * MIB, 4096, NULL, 0, NULL),
+		      BTT_INFO_BAD_PARENT);
+	b[47] = 0;
+	bb_reseal(b);
 	/* the BTT's own uuid is not compared to anything */
 	memset(b + 16, 0, 16);
 	bb_reseal(b);

@@ -365,6 +365,42 @@ static void test_align_trim_base(void)
 	tap("align_trim: no trimming for align <= 1, ranges below base dropped");
 }
 
+/* the third mutation pass: edges the first two did not reach */
+static void test_more_edges(void)
+{
+	struct nd_dpa_range r[8], ext[2] = { R(64 * M, M) };
+	struct nd_dpa_range free[] = { R(0, 4 * M) }, ali[] = { R(0, 8 * M) };
+	u32 n;
+
+	/* a zero-size range left behind the compacted ones is dropped */
+	r[0] = R(0, 3);
+	r[1] = R(40, 0);
+	CHECK_INT(nd_dpa_normalize(r, 2), 1);
+	CHECK_INT(r[0].size, 3);
+	/* descending input, sorted by the kernel's heapsort */
+	for (n = 0; n < 8; n++)
+		r[n] = R(70 - 10 * n, 5);
+	CHECK_INT(nd_dpa_normalize(r, 8), 8);
+	for (n = 0; n < 8; n++)
+		CHECK_INT(r[n].start, 10 * n);
+	/* align 2 trims; a range starting at the base is kept */
+	r[0] = R(5, 8);
+	CHECK_INT(nd_dpa_align_trim(r, 1, 0, 2), 1);
+	CHECK_INT(r[0].start, 6);
+	CHECK_INT(r[0].size, 6);
+	r[0] = R(10 * M, 8 * M);
+	CHECK_INT(nd_dpa_align_trim(r, 1, 10 * M, 4 * M), 1);
+	CHECK_INT(r[0].start, 10 * M);
+	CHECK_INT(r[0].size, 8 * M);
+	/* only aliased space, and no room for another extent */
+	CHECK_INT(nd_dpa_blk_grow(free, 1, ali, 1, M, ext, 1, 1), -ENOSPC);
+	CHECK_INT(ext[0].start, 64 * M);
+	CHECK_INT(nd_dpa_blk_grow(free, 1, ali, 1, M, ext, 1, 2), 2);
+	CHECK_INT(ext[0].start, 0);
+	CHECK_INT(ext[1].start, 64 * M);
+	tap("normalize drops a trailing empty range, sorts; trim at align 2 and at the base; aliased ENOSPC");
+}
+
 int main(void)
 {
 	test_normalize();
@@ -379,6 +415,7 @@ int main(void)
 	test_free_boundaries();
 	test_overlap_largest();
 	test_align_trim_base();
+	test_more_edges();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

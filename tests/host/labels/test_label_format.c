@@ -733,9 +733,15 @@ static void t_init_layout(void)
 
 	/* libndctl's v1.1: modern formula, 1020 slots, padding bits clear */
 	memset(area, 0x5a, K128);
+	lsa.cur = -1;
+	lsa.next = -1;
+	lsa.verdict[0] = ND_LSA_BAD_SIG;
+	lsa.verdict[1] = ND_LSA_BAD_CHECKSUM;
 	CHECK_INT(nd_lsa_init_layout(&lsa, nd_lsa_index_size(K128, 128), 128,
 				     nd_lsa_nslot(K128, 128)), 0);
 	CHECK(lsa.cur == 0 && lsa.next == 1);
+	CHECK(lsa.verdict[0] == ND_LSA_VALID &&
+	      lsa.verdict[1] == ND_LSA_VALID);
 	CHECK(lsa.isize == 256 && lsa.lsize == 128);
 	check_fresh_block(area, 256, 0, 3, 1020, 1, 0);
 	check_fresh_block(area, 256, 1, 2, 1020, 1, 0);
@@ -882,6 +888,10 @@ static void t_verdict_names(void)
 		CHECK(nd_lsa_verdict_name(v) && *nd_lsa_verdict_name(v));
 	CHECK(!strcmp(nd_lsa_verdict_name(ND_LSA_BAD_CHECKSUM),
 		      "bad checksum"));
+	/* out of range: a name still, never NULL */
+	CHECK(nd_lsa_verdict_name(ND_LSA_VALID + 1) &&
+	      !strcmp(nd_lsa_verdict_name(ND_LSA_VALID + 1), "?"));
+	CHECK(nd_lsa_verdict_name(-1) && *nd_lsa_verdict_name(-1));
 }
 
 /* pseudo-random damage to valid areas: no crash, invariants hold */
@@ -1108,6 +1118,14 @@ static void t_winning_layout_verdicts(void)
 	CHECK_INT(lsa.lsize, 256);
 	CHECK_INT(lsa.verdict[0], ND_LSA_VALID);
 	CHECK_INT(lsa.verdict[1], ND_LSA_BAD_LABELSIZE);
+	/* the same with the blocks' roles swapped */
+	lb_ndctl_init(area, K128, 256);
+	ix = lb_index_std(256, 0, 4, 510, 2, 0);
+	lb_put_index(area, 256, 0, &ix);
+	CHECK_INT(validate(&lsa, area, K128), 1);
+	CHECK_INT(lsa.lsize, 256);
+	CHECK_INT(lsa.verdict[0], ND_LSA_BAD_LABELSIZE);
+	CHECK_INT(lsa.verdict[1], ND_LSA_VALID);
 	free(area);
 }
 
@@ -1152,6 +1170,31 @@ static void t_slot_set_idempotent(void)
 	nd_lsa_slot_set_free(ix, 9, true);
 	CHECK_INT(area[72 + 1], 0xff);
 	CHECK_INT(nd_lsa_nfree(ix), 1020);
+	/* slot 100: bit 4 of bitmap byte 12 and of no other */
+	nd_lsa_slot_set_free(ix, 100, false);
+	CHECK_INT(area[72 + 12], 0xef);
+	CHECK_INT(area[72 + 11] & area[72 + 13] & area[72 + 14], 0xff);
+	CHECK_INT(nd_lsa_nfree(ix), 1019);
+	CHECK(!nd_lsa_slot_is_free(ix, 100));
+	nd_lsa_slot_set_free(ix, 100, true);
+	CHECK_INT(area[72 + 12], 0xff);
+	free(area);
+}
+
+/* every slot in use, padding bits clear: the first free slot is nslot */
+static void t_first_free_full(void)
+{
+	u8 *area = area_new(K128);
+	struct nd_lsa_index *ix = (struct nd_lsa_index *)area;
+	struct lb_index d;
+
+	d = lb_index_std(256, 0, 3, 1016, 1, 0);
+	d.bitmap_bits = 0;
+	lb_put_index(area, 256, 0, &d);
+	CHECK_INT(nd_lsa_first_free(ix), 1016);
+	CHECK_INT(nd_lsa_nfree(ix), 0);
+	nd_lsa_slot_set_free(ix, 1015, true);
+	CHECK_INT(nd_lsa_first_free(ix), 1015);
 	free(area);
 }
 
@@ -1220,6 +1263,7 @@ static const struct {
 	{ "no valid index: no live label, whatever the area holds", t_no_index_no_live_label },
 	{ "slot bitmap: setting a bit to its state changes nothing", t_slot_set_idempotent },
 	{ "sealing over a damaged next block: valid, flags zero", t_seal_over_damaged_block },
+	{ "every slot used, padding clear: first free is nslot", t_first_free_full },
 };
 
 int main(void)

@@ -910,6 +910,77 @@ static void test_end_misaligned_huge(void)
 	free(b);
 }
 
+/* the third mutation pass: edges the first two did not reach */
+static void test_more_edges(void)
+{
+	struct nd_pfn_sb *sb = (struct nd_pfn_sb *)sb_new();
+	struct pfn_layout l;
+	struct pb p;
+	const char *why = NULL;
+	int i;
+	u8 *b;
+
+	/*
+	 * The round-up to the alignment is exact: 1-byte pages, no compat
+	 * alignment, a namespace at address 1, align 2, ram mode, 16 KiB:
+	 * the data would start at 1 + 8K = 8193, rounded up to 8194, so
+	 * dataoff 8193; the end 16385 is cut back by 1 to 16384; 8190 pages.
+	 */
+	CHECK_INT(pfn_layout_compute(1, 16384, PFN_MODE_RAM, 2, 1, 1, &l), 0);
+	CHECK_INT(l.dataoff, 8193);
+	CHECK_INT(l.end_trunc, 1);
+	CHECK_INT(l.npfns, 8190);
+	/* a start one byte off the 2 MiB compat alignment */
+	CHECK_INT(compute(G4 + 1, 32 * M1, PFN_MODE_RAM, M2, &l), -EINVAL);
+	/* ram mode on 4 KiB: the data right behind the 8 KiB reserve */
+	CHECK_INT(pfn_layout_compute(G4, 32 * M1, PFN_MODE_RAM, 4096, 4096,
+				     4096, &l), 0);
+	CHECK_INT(l.dataoff, 8192);
+	CHECK_INT(l.npfns, 8190);
+
+	/* a built block is all written: nothing of the buffer's past shows */
+	CHECK_INT(compute(G4, 32 * M1, PFN_MODE_PMEM, M2, &l), 0);
+	memset(sb, 0xa5, SB);
+	pfn_sb_build(sb, false, dev_uuid, ns_uuid, &l);
+	p = pb_std();
+	b = pb_write(&p);
+	CHECK(!memcmp(sb, b, SB));
+	free(b);
+	/* ... start_pad included, when a layout has one */
+	l.start_pad = 4096;
+	pfn_sb_build(sb, false, dev_uuid, ns_uuid, &l);
+	p.start_pad = 4096;
+	b = pb_write(&p);
+	CHECK(!memcmp(sb, b, SB));
+	free(b);
+
+	/* ram mode, align 4K: data 12 KiB in, an odd number of pages */
+	p = pb_std();
+	p.mode = PFN_MODE_RAM;
+	p.align = 4096;
+	p.dataoff = 12288;
+	p.npfns = 8189;
+	b = pb_write(&p);
+	CHECK_INT(check_at(b, false, G4, 32 * M1, &l), 0);
+	CHECK_INT(l.dataoff, 12288);
+	free(b);
+
+	/* end_trunc alone beyond the namespace; a mapping end 1 byte off */
+	for (i = 0; i < 2; i++) {
+		p = pb_std();
+		p.end_trunc = i ? M2 - 1 : 33 * M1;
+		p.npfns = i ? 7000 : 1;
+		b = pb_write(&p);
+		CHECK_INT(pfn_sb_check((const struct nd_pfn_sb *)b, false,
+				       ns_uuid, G4, 32 * M1, 4096, M2, &l,
+				       &why), -EINVAL);
+		CHECK(why && !strcmp(why, i ? "mapping end misaligned" :
+				     "start_pad and end_trunc exceed the namespace"));
+		free(b);
+	}
+	free(sb);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -935,6 +1006,7 @@ static const struct {
 	{ "check: minor versions 0 to 4", test_minor_versions },
 	{ "check: derived alignment", test_derived_align },
 	{ "check: namespaces at the top", test_end_misaligned_huge },
+	{ "compute/build/check: exact round-up, odd start, whole block, end reasons", test_more_edges },
 };
 
 int main(void)
