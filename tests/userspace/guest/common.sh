@@ -22,6 +22,19 @@ fi
 OUT=${NVT_OUT:-/tmp/ndctl-userspace}
 mkdir -p "$OUT"
 
+# relabel_with NDCTL REGION DIMM VERSION|default|zero: NDCTL disables
+# REGION, writes DIMM's labels (init-labels -f [-V VERSION], or
+# zero-labels) and enables REGION again; output in /tmp/r.out
+relabel_with() {
+	"$1" disable-region $2 > /tmp/r.out 2>&1 || return 1
+	case $4 in
+	zero) "$1" zero-labels $3 >> /tmp/r.out 2>&1 || return 1 ;;
+	default) "$1" init-labels -f $3 >> /tmp/r.out 2>&1 || return 1 ;;
+	*) "$1" init-labels -f -V $4 $3 >> /tmp/r.out 2>&1 || return 1 ;;
+	esac
+	"$1" enable-region $2 >> /tmp/r.out 2>&1
+}
+
 settle() {
 	for b in /sys/class/nd/ndctl*/device/wait_probe; do
 		[ -e "$b" ] && cat "$b" > /dev/null 2>&1

@@ -12,13 +12,7 @@ R=/sys/bus/nd/devices/$region
 diag "label DIMM $dimm, region $region (nstype $(attr $R/nstype))"
 
 relabel() {	# relabel VERSION|zero: disable region, labels, enable region
-	"$OURS" disable-region $region > /tmp/r.out 2>&1 || return 1
-	if [ "$1" = zero ]; then
-		"$OURS" zero-labels $dimm >> /tmp/r.out 2>&1 || return 1
-	else
-		"$OURS" init-labels -f -V $1 $dimm >> /tmp/r.out 2>&1 || return 1
-	fi
-	"$OURS" enable-region $region >> /tmp/r.out 2>&1
+	relabel_with "$OURS" $region $dimm $1
 }
 
 if relabel 1.1; then

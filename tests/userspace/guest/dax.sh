@@ -122,13 +122,7 @@ rstate_full() {
 
 # relabel VERSION|zero: region L disabled, labels of LDIMM, re-enabled (ours)
 relabel() {
-	"$OURS" disable-region $L > /tmp/r.out 2>&1 || return 1
-	if [ "$1" = zero ]; then
-		"$OURS" zero-labels $LDIMM >> /tmp/r.out 2>&1 || return 1
-	else
-		"$OURS" init-labels -f -V $1 $LDIMM >> /tmp/r.out 2>&1 || return 1
-	fi
-	"$OURS" enable-region $L >> /tmp/r.out 2>&1
+	relabel_with "$OURS" $L $LDIMM $1 || return 1
 	settle
 }
 

@@ -9,14 +9,8 @@ settle
 dimm=$(label_dimm) || { skip "reconfigure keeps mode" "no DIMM with label commands"; exit 0; }
 region=$(region_of_dimm $dimm) || { nok "no region on $dimm"; exit 1; }
 R=/sys/bus/nd/devices/$region
-relabel() {
-	"$THEIRS" disable-region $region > /tmp/r.out 2>&1 || return 1
-	if [ "$1" = zero ]; then
-		"$THEIRS" zero-labels $dimm >> /tmp/r.out 2>&1 || return 1
-	else
-		"$THEIRS" init-labels -f $dimm >> /tmp/r.out 2>&1 || return 1
-	fi
-	"$THEIRS" enable-region $region >> /tmp/r.out 2>&1
+relabel() {	# relabel init|zero, with Debian's ndctl
+	relabel_with "$THEIRS" $region $dimm $([ "$1" = zero ] && echo zero || echo default)
 }
 relabel init || { nok "labelling $dimm failed"; sed 's/^/#   /' /tmp/r.out; exit 1; }
 settle
