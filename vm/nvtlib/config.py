@@ -1,0 +1,110 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Paths, the kernel and VM configuration, and the small helpers every
+part of the harness uses."""
+
+import os
+import re
+import subprocess
+import sys
+
+# vm/nvtlib/config.py -> the top of the tree
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BUILD = os.path.join(TOP, "build")
+GUEST = os.path.join(TOP, "tests", "guest")
+
+# where console logs and the guests' /out shares go (overridable so that
+# another tier can keep its runs apart)
+LOGS = os.environ.get("NVT_LOGS") or os.path.join(BUILD, "logs")
+DEFAULT_GUEST_OUT = os.path.join(BUILD, "guest-out")
+GUEST_OUT = os.environ.get("NVT_GUEST_OUT") or DEFAULT_GUEST_OUT
+# initrd images, staging and NVDIMM backing files (a tier with another
+# kernel must not boot, or overwrite, make check's images and backing files)
+VM = os.environ.get("NVT_VM") or os.path.join(BUILD, "vm")
+
+MiB = 1 << 20
+KiB = 1 << 10
+
+# ---------------------------------------------------------------- config ---
+
+
+class Config:
+    """Kernel, module sets and VM knobs.  Environment overrides kernel.mk.
+
+    KVER, VMLINUZ, STOCK_MODDIR  kernel under test (a debug kernel is just
+                                 other values for these three)
+    VMLINUX                      uncompressed VMLINUZ (optional, boots faster)
+    MODULES_DIR                  our production modules   (build/modules)
+    TEST_MODULES_DIR             our test-build modules   (build/test-modules)
+    NVT_TIMEOUT                  hard timeout of one boot, seconds (900)
+    NVT_ACCEL                    tcg (default); kvm is opt-in only
+    NVT_MEM, NVT_SMP             guest RAM and CPUs
+    NVT_APPEND                   extra kernel command line
+    NVT_QEMU_ARGS                extra QEMU arguments
+    NVT_JOBS                     `check`: boot groups (same backing files,
+                                 run in plan order) run this many at a time
+                                 (default 1; 2 with NVT_SMP=1 doubles the
+                                 throughput of a 2-core host: a guest's
+                                 tests hardly use a second vCPU)
+    NVT_LOGS, NVT_GUEST_OUT, NVT_VM   console logs, /out shares, images and
+                                 backing files (default build/logs,
+                                 build/guest-out, build/vm); a tier sets all
+                                 three (make check-debug: build/*-debug)
+    """
+
+    def __init__(self):
+        mk = {}
+        path = os.path.join(BUILD, "kernel.mk")
+        if os.path.exists(path):
+            for line in open(path):
+                m = re.match(r"^\s*([A-Z_]+)\s*:?=\s*(.*?)\s*$", line)
+                if m:
+                    mk[m.group(1)] = m.group(2)
+
+        def get(key, default=None):
+            v = os.environ.get(key)
+            return v if v else mk.get(key, default)
+
+        self.kver = get("KVER")
+        self.vmlinuz = get("VMLINUZ")
+        # the uncompressed vmlinux (PVH boot, faster under TCG) is used
+        # unless VMLINUZ was overridden without also giving VMLINUX
+        self.vmlinux = get("VMLINUX")
+        if os.environ.get("VMLINUZ") and \
+                os.environ.get("VMLINUZ") != mk.get("VMLINUZ") and \
+                not os.environ.get("VMLINUX"):
+            self.vmlinux = None
+        self.kernel = self.vmlinux if self.vmlinux and \
+            os.path.exists(self.vmlinux) else self.vmlinuz
+        self.stock_moddir = get("STOCK_MODDIR")
+        self.modules_dir = get("MODULES_DIR", os.path.join(BUILD, "modules"))
+        self.test_modules_dir = get("TEST_MODULES_DIR",
+                                    os.path.join(BUILD, "test-modules"))
+        self.timeout = int(get("NVT_TIMEOUT", "900"))
+        self.accel = get("NVT_ACCEL", "tcg")
+        self.mem = get("NVT_MEM", "1G")
+        self.smp = get("NVT_SMP", "2")
+        self.append = get("NVT_APPEND", "")
+        self.qemu_args = get("NVT_QEMU_ARGS", "").split()
+        if not (self.kver and self.vmlinuz and self.stock_moddir):
+            die("no kernel configured: run `make kernel` (build/kernel.mk)")
+        if not os.path.exists(self.kernel):
+            die("kernel image %s missing: run `make kernel`" % self.kernel)
+
+    def module_dir_of(self, mset):
+        """Directory of our own .ko files for a module set (None: stock)."""
+        return {"stock": None, "ours": self.modules_dir,
+                "test": self.test_modules_dir}[mset]
+
+
+def die(msg):
+    print("nvt: error: " + msg, file=sys.stderr)
+    sys.exit(2)
+
+
+def say(msg):
+    print(msg, flush=True)
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, check=True, **kw)
+

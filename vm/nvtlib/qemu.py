@@ -1,0 +1,234 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Platforms, NVDIMM backing files, the QEMU command line, and one boot:
+its console streamed, logged and parsed as TAP."""
+
+import glob
+import os
+import re
+import subprocess
+import time
+
+from .config import GUEST_OUT, KiB, LOGS, MiB, TOP, VM, run, say
+from .image import Missing, fresh_dir, image
+
+
+# -------------------------------------------------------------- platforms ---
+
+# Each platform: NVDIMM devices (name, pmem size, label size) and whether the
+# guest must load nfit_test.  QEMU carves the label area from the end of the
+# memory backend, so the backing file is pmem size + label size.
+PLATFORMS = {
+    "qemu": {"nvdimms": [("nvdimm0", 512 * MiB, 0),
+                         ("nvdimm1", 512 * MiB, 128 * KiB)]},
+    "nfit_test": {"nvdimms": []},
+}
+
+
+def backing_dir(group):
+    return os.path.join(VM, "backing", group)
+
+
+def prepare_backing(platform, group, fresh, import_from=None):
+    """The NVDIMM backing files of GROUP: zeroed when FRESH (or missing),
+    else as the group's previous boot left them; IMPORT_FROM: a directory
+    with a saved copy of them to start from instead."""
+    d = backing_dir(group)
+    os.makedirs(d, exist_ok=True)
+    if import_from:
+        for f in glob.glob(os.path.join(d, "*.img")):
+            os.unlink(f)
+        for f in sorted(glob.glob(os.path.join(import_from, "*.img"))):
+            run(["cp", "--sparse=always", f, d])
+    files = []
+    for name, size, label in PLATFORMS[platform]["nvdimms"]:
+        p = os.path.join(d, name + ".img")
+        total = size + label
+        if fresh or not os.path.exists(p) or os.path.getsize(p) != total:
+            if os.path.exists(p):
+                os.unlink(p)
+            with open(p, "wb") as f:
+                f.truncate(total)       # sparse, reads as zeroes
+        files.append((name, p, total, label))
+    return files
+
+
+def qemu_cmd(cfg, initrd, platform, backing, append, outdir, interactive,
+             logfile):
+    cmd = ["qemu-system-x86_64", "-accel", cfg.accel, "-smp", cfg.smp,
+           "-machine", "pc,nvdimm=on" if backing else "pc",
+           "-m", "%s,slots=4,maxmem=8G" % cfg.mem,
+           "-kernel", cfg.kernel, "-initrd", initrd, "-append", append,
+           "-no-reboot", "-nic", "none",
+           "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"] + \
+        cfg.qemu_args
+    for i, (name, path, size, label) in enumerate(backing):
+        cmd += ["-object", "memory-backend-file,id=mem%d,share=on,"
+                "mem-path=%s,size=%d" % (i, path, size),
+                "-device", "nvdimm,id=nv%d,memdev=mem%d%s" %
+                (i, i, ",label-size=%d" % label if label else "")]
+    if outdir:
+        cmd += ["-fsdev", "local,id=out,path=%s,security_model=none" % outdir,
+                "-device", "virtio-9p-pci,fsdev=out,mount_tag=out"]
+    if interactive:
+        cmd += ["-display", "none",
+                "-chardev", "stdio,id=con,mux=on,signal=off,logfile=%s"
+                % logfile,
+                "-serial", "chardev:con", "-mon", "chardev=con"]
+    else:
+        cmd += ["-display", "none", "-serial", "stdio", "-monitor", "none"]
+    return cmd
+
+
+# ----------------------------------------------------------------- boot ----
+
+# The guest's nvt-exit writes EXIT_BASE + rc to isa-debug-exit, QEMU exits
+# with ((EXIT_BASE + rc) << 1) | 1; anything else is QEMU's own status.
+EXIT_BASE = 0x20
+
+# kernel reports (tests/guest/lib.sh's NVT_DMESG_BAD, as console lines)
+KERNEL_REPORT_RE = re.compile(
+    r"\]\s+(?:[\w-]+: )?(WARNING:|BUG:|Oops|general protection fault|"
+    r"UBSAN|kernel BUG|INFO: |ODEBUG:|DEBUG_LOCKS_WARN_ON|possible circular)")
+
+TAP_RE = re.compile(r"^(not ok|ok)\b\s*(\d*)\s*(?:-\s*)?(.*)$")
+
+
+class BootResult:
+    def __init__(self, name):
+        self.name = name
+        self.tap = []           # (status, desc) status in pass/fail/skip
+        self.problem = None     # boot-level failure text
+        self.first_test = None  # seconds from QEMU start
+        self.wall = 0.0
+        self.cpu = None         # CPU seconds QEMU used (user + system)
+        self.guest_rc = None
+        self.lines = []
+
+
+def parse_tap(line):
+    m = TAP_RE.match(line)
+    if not m:
+        return None
+    desc = m.group(3)
+    if m.group(1) == "ok":
+        if re.search(r"#\s*skip", desc, re.I):
+            return ("skip", desc)
+        return ("pass", desc)
+    if re.search(r"#\s*todo", desc, re.I):
+        return ("skip", desc)
+    return ("fail", desc)
+
+
+def boot(cfg, name, mset, platform="qemu", tests=(), backing_group=None,
+         fresh=False, mode="test", interactive=False, timeout=None,
+         fio=False, echo=True, import_from=None):
+    """Boot one VM.  Returns a BootResult (never raises for guest trouble)."""
+    res = BootResult(name)
+    try:
+        initrd = image(cfg, mset, fio=fio)
+    except Missing as e:
+        res.problem = "module set '%s': %s" % (mset, e)
+        return res
+    logs = LOGS
+    os.makedirs(logs, exist_ok=True)
+    logfile = os.path.join(logs, name + ".log")
+    outdir = fresh_dir(os.path.join(GUEST_OUT, name))
+    backing = prepare_backing(platform, backing_group or name, fresh,
+                              import_from) \
+        if PLATFORMS[platform]["nvdimms"] else []
+    # no_timer_check: a loaded host can make TCG miss the IO-APIC timer
+    # check, which panics the guest ("IO-APIC + timer doesn't work!");
+    # rcu_cpu_stall_timeout=60 (Debian's is 21 s; the debug kernel's is
+    # 60): a TCG vCPU the host starves for 20 s is not a stall of ours
+    append = ("console=ttyS0 loglevel=4 panic=-1 no_timer_check "
+              "rcupdate.rcu_cpu_stall_timeout=60 "
+              "nvt.name=%s nvt.set=%s nvt.platform=%s nvt.mode=%s "
+              "nvt.tests=%s" % (name, mset, platform, mode,
+                                ",".join(tests) or "-"))
+    if cfg.append:
+        append += " " + cfg.append
+    cmd = qemu_cmd(cfg, initrd, platform, backing, append, outdir,
+                   interactive, logfile)
+    with open(os.path.join(logs, name + ".cmd"), "w") as f:
+        f.write(" ".join("'%s'" % c if " " in c else c for c in cmd) + "\n")
+    timeout = timeout or cfg.timeout
+    say("boot: %s (set %s, platform %s, %s) log %s"
+        % (name, mset, platform, "interactive" if interactive else
+           "%d tests" % len(tests) if mode == "test" else mode,
+           os.path.relpath(logfile, TOP)))
+    t0 = time.time()
+    if interactive:
+        say("boot: QEMU monitor/console multiplexed: Ctrl-A X quits, "
+            "Ctrl-A C switches to the monitor")
+        rc = subprocess.run(cmd).returncode
+        res.wall = time.time() - t0
+        res.guest_rc = (rc >> 1) - EXIT_BASE if rc & 1 else None
+        return res
+
+    full = ["timeout", "-k", "10", str(timeout)] + cmd
+    done = False
+    ndiag = 0
+    with open(logfile, "wb") as log:
+        p = subprocess.Popen(full, stdin=subprocess.DEVNULL,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        for raw in p.stdout:
+            log.write(raw)
+            line = raw.decode("utf-8", "replace").rstrip("\r\n")
+            line = line.replace("\r", "")
+            res.lines.append(line)
+            if line.startswith("# nvt: test ") and res.first_test is None:
+                res.first_test = time.time() - t0
+                log.flush()
+            if line.startswith("# nvt: done"):
+                done = True
+            t = parse_tap(line)
+            if t:
+                res.tap.append(t)
+                ndiag = 12 if t[0] == "fail" else 0
+            elif line.startswith("#   ") and ndiag > 0:
+                # indented diagnostics right after a failure
+                ndiag -= 1
+                if echo:
+                    say("  [%s] %s" % (name, line))
+                continue
+            else:
+                ndiag = 0
+            if echo and (t or line.startswith("# nvt:")) and \
+                    not line.startswith("# nvt: dmesg "):
+                say("  [%s] %s" % (name, line))
+        # wait4: the CPU time of timeout + QEMU (the work a boot needs,
+        # whatever else the host is running; its wall time is not)
+        _, status, ru = os.wait4(p.pid, 0)
+        p.returncode = rc = os.waitstatus_to_exitcode(status)
+        res.cpu = ru.ru_utime + ru.ru_stime
+    res.wall = time.time() - t0
+    if rc in (124, 137):
+        res.problem = "timed out after %d s (hard timeout)" % timeout
+    elif rc & 1 and (rc >> 1) >= EXIT_BASE:
+        res.guest_rc = (rc >> 1) - EXIT_BASE
+        if not done:
+            res.problem = "guest exited (%d) before the end of its tests" \
+                % res.guest_rc
+    else:
+        tail = "; ".join(l for l in res.lines[-40:]
+                         if re.search(r"Kernel panic|BUG:|Oops|"
+                                      r"not syncing|qemu-system", l))[:300]
+        res.problem = "QEMU exited %d without the guest's exit code " \
+            "(QEMU error, panic or reboot?) %s" % (rc, tail)
+    if res.problem is None and res.guest_rc and \
+            not any(s == "fail" for s, _ in res.tap):
+        res.problem = "guest exit code %d without a failing test" \
+            % res.guest_rc
+    if res.problem and not done:
+        # the guest's dmesg check never ran: name the kernel's first report
+        first = next((l for l in res.lines if KERNEL_REPORT_RE.search(l)),
+                     None)
+        if first:
+            res.problem += "; first kernel report: " + first.strip()[:200]
+    say("boot: %s finished in %.1f s (QEMU CPU %.0f s)%s%s" % (
+        name, res.wall, res.cpu,
+        ", first test after %.1f s" % res.first_test
+        if res.first_test is not None else "",
+        " -- " + res.problem if res.problem else ""))
+    return res
+
