@@ -78,10 +78,12 @@ HASH=$( { echo "recipe $RECIPE"; grep -E '^(CONFIG_|# CONFIG_.* is not set)' "$F
 DIR=$CACHE/debug-$SRCVER-$HASH
 SRC=$DIR/src
 
+# one lock per cache entry: a run that finds its kernel built does not
+# wait for the build of another configuration
 mkdir -p "$CACHE"
-exec 9> "$CACHE/.debug-kernel.lock"
+exec 9> "$DIR.lock"
 if ! flock -n 9; then
-	say "another build holds $CACHE/.debug-kernel.lock, waiting"
+	say "another build holds $DIR.lock, waiting"
 	flock 9
 fi
 
