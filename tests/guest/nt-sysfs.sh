@@ -77,10 +77,14 @@ link $r driver bus/nd/drivers/nd_region
 link $r subsystem bus/nd
 got="$(cat $r/devtype) $(cat $r/modalias) $(cat $r/nstype) $(cat $r/mappings) $(cat $r/size) $(cat $r/nfit/range_index)"
 expect_eq "region0: devtype modalias nstype mappings size range_index" "$got" "nd_pmem nd:t2 5 2 33554432 1"
-case $(cat $r/set_cookie) in 0x[0-9a-f]*) ok "region0/set_cookie = $(cat $r/set_cookie)" ;;
-*) nok "region0/set_cookie: '$(cat $r/set_cookie)'" ;; esac
-[ "$(cat $r/set_cookie)" != "$(cat $b0/region1/set_cookie)" ] && ok "region0 and region1 have different cookies" ||
-	nok "region0 and region1 share cookie $(cat $r/set_cookie)"
+# the v1.2 interleave-set cookies (blank labels), worked out by hand from
+# the mock's NFIT as docs/nfit_test.md gives it: per mapping
+# {region_offset = position x 4 KiB, serial = ~handle, vendor 0xabcd,
+# date 0, location 0, 31 reserved}, 32-bit Fletcher-64 over the records
+# in region_offset order; region0 = DIMMs 0x0 0x1, region1 = 0x0 0x1
+# 0x100 0x101
+expect_eq "region0, region1 set_cookie (v1.2, from the documented NFIT)" \
+	"$(cat $r/set_cookie 2>&1) $(cat $b0/region1/set_cookie 2>&1)" "0x14e1dc00016797 0x4fd9e000030d2e"
 # BLK region (the document's region4)
 r=$b0/region4
 listing $r available_size devtype driver init_namespaces mapping0 mappings \
