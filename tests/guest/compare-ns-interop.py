@@ -17,17 +17,45 @@ Known differences (deliberate, see compare-label-index.py): stock 6.1
 never clears NDD_LABELING once a DIMM had labels, so after zero-labels
 (and on a blank area once labels were seen in that boot) its region stays
 label-backed (nstype 5, a pmem seed namespace) where ours goes back to
-label-less (nstype 4, the io namespace).  Only in that state -- stock
-nstype 5, ours 4 -- are nstype/seed/available and the namespace list
-allowed to differ, and only at the steps "blank", "*-zero" and
-"*-zero-enabled".
+label-less (nstype 4, the io namespace).  Only in that state, and only
+at the steps "blank", "*-zero" and "*-zero-enabled", may the two differ,
+and then exactly as KNOWN_TXT and KNOWN_LIST say (each value on both
+sides): any other value, or one more or one fewer difference, fails.
+
+Every file ns-interop.sh writes at a step must be there on both sides,
+and a dump must not be empty (only `read-labels -j` of an area without
+an index may be, on both sides).
 """
 import json
 import os
 import struct
 import sys
 
-KNOWN_LABELLESS = ("nstype", "seed", "available")
+# the label-less state: ns-interop.txt keys -> (stock, ours)
+KNOWN_TXT = {"nstype": ("5", "4")}
+# ... and the json_diff() lines of `ndctl list -RNu -i` there: the region
+# (ndctl shows no free capacity and no interleave-set cookie for an io
+# region) and, while the region is enabled, its namespace: stock's idle
+# pmem seed, our io namespace over the whole region with its disk
+KNOWN_LIST_REGION = [
+    '/regions[0]/available_size: stock "512.00 MiB (536.87 MB)", ours 0',
+    '/regions[0]/max_available_extent: stock "512.00 MiB (536.87 MB)", ours 0',
+    '/regions[0]/iset_id: only in stock ("0xba901c0012b4dd")',
+]
+KNOWN_LIST_SEED = [
+    '/regions[0]/namespaces[0]/size: stock 0, ours "512.00 MiB (536.87 MB)"',
+    '/regions[0]/namespaces[0]/uuid: only in stock '
+    '("00000000-0000-0000-0000-000000000000")',
+    '/regions[0]/namespaces[0]/state: only in stock ("disabled")',
+    '/regions[0]/namespaces[0]/blockdev: only in ours ("pmem1")',
+]
+
+
+def known_list(step):
+    """the list.json differences of the label-less state at STEP"""
+    if step.endswith("-zero"):         # the region is disabled
+        return KNOWN_LIST_REGION
+    return KNOWN_LIST_REGION + KNOWN_LIST_SEED
 
 
 def load_txt(path):
@@ -174,6 +202,29 @@ def area_diff(a, b):
     return out
 
 
+def expected_files(step):
+    """the dumps ns-interop.sh writes at STEP (besides the .area)"""
+    files = []
+    if step != "blank" and not step.endswith("-zero-enabled"):
+        files.append("out")             # run STEP CMD...
+    files += ["labels.json", "list.json"]
+    if step == "blank" or step.endswith(("-init", "-create2", "-zero-enabled")):
+        files.append("dimms.json")
+    return files
+
+
+def has_index(area):
+    """a block with the index signature in a label area (None: unread)"""
+    if not area:
+        return False
+    for lsize in (128, 256):
+        isize = index_size(len(area), lsize)
+        if any(area[i * isize:i * isize + 16] == b"NAMESPACE_INDEX\0"
+               for i in (0, 1)):
+            return True
+    return False
+
+
 def main():
     if len(sys.argv) != 3:
         print(__doc__)
@@ -213,43 +264,57 @@ def main():
             if w.get(k) == g.get(k):
                 continue
             d = "%s: stock %s, ours %s" % (k, w.get(k), g.get(k))
-            (known if labelless and k in KNOWN_LABELLESS else diffs).append(d)
+            if labelless and KNOWN_TXT.get(k) == (w.get(k), g.get(k)):
+                known.append(d)
+            else:
+                diffs.append(d)
         tap(not diffs, "%s: rc nstype available seed slots%s" % (
             step, " (known: stock keeps NDD_LABELING: %s)" % "; ".join(known)
             if known else ""), diffs)
-        for ext in ("out", "labels.json", "list.json", "dimms.json"):
+        aw = read(os.path.join(dw, step + ".area"), "rb")
+        ag = read(os.path.join(dg, step + ".area"), "rb")
+        for ext in expected_files(step):
             a = read(os.path.join(dw, "%s.%s" % (step, ext)))
             b = read(os.path.join(dg, "%s.%s" % (step, ext)))
-            if a is None and b is None:
-                continue
             desc = "%s: %s" % (step, ext)
             if a is None or b is None:
-                tap(False, "%s: only in %s" % (desc, "ours" if a is None else "stock"))
+                tap(False, "%s: missing in %s" % (desc, " and ".join(
+                    w for w, x in (("stock", a), ("ours", b)) if x is None)))
                 continue
             if ext.endswith(".json"):
+                # an empty dump is no answer: only read-labels of an area
+                # without an index may be empty, on both sides
+                empty = [w for w, x in (("stock", a), ("ours", b)) if not x.strip()]
+                if empty:
+                    no_index = ext == "labels.json" and len(empty) == 2 and \
+                        not has_index(aw) and not has_index(ag)
+                    tap(no_index, "%s: empty on %s%s" % (
+                        desc, " and ".join(empty),
+                        " (neither label area has an index)" if no_index else ""))
+                    continue
                 try:
-                    ja = json.loads(a) if a.strip() else None
-                    jb = json.loads(b) if b.strip() else None
+                    ja = json.loads(a)
+                    jb = json.loads(b)
                 except ValueError as e:
                     tap(a == b, "%s (not JSON: %s)" % (desc, e),
                         ["stock: %s" % a[:200], "ours: %s" % b[:200]])
                     continue
                 d = json_diff(ja, jb)
                 if d and ext == "list.json" and labelless:
-                    tap(True, "%s differs as known (label-less on ours): %s"
-                        % (desc, d[0]))
+                    want_d = known_list(step)
+                    tap(d == want_d, "%s differs as known (label-less on ours): %d "
+                        "differences" % (desc, len(d)),
+                        ["unexpected: %s" % x for x in d if x not in want_d] +
+                        ["missing: %s" % x for x in want_d if x not in d])
                     continue
                 tap(not d, desc, d)
             else:
                 tap(a == b, desc, ["stock: %s" % a.strip()[:300],
                                    "ours:  %s" % b.strip()[:300]])
-        a = read(os.path.join(dw, step + ".area"), "rb")
-        b = read(os.path.join(dg, step + ".area"), "rb")
-        if a is None and b is None:
-            continue
+        a, b = aw, ag
         if a is None or b is None:
-            tap(False, "%s: label area only read on %s"
-                % (step, "ours" if a is None else "stock"))
+            tap(False, "%s: label area not read on %s" % (step, " and ".join(
+                w for w, x in (("stock", a), ("ours", b)) if x is None)))
             continue
         tap(a == b, "%s: label area bytes (%d)" % (step, len(a)),
             area_diff(a, b) if a != b else ())

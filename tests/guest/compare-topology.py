@@ -3,21 +3,21 @@
 
 usage: compare-topology.py ORACLE.json OURS.json    (prints TAP)
 
-Only the fields of issue #2 are compared; objects are matched by "dev"
-name, so listing order does not matter.  IGNORED lists fields that are
-deliberately not compared, each with the reason (the lead fills it).
+Every field either side produces is compared (a field on one side only
+is a difference); objects are matched by "dev" name, so listing order
+does not matter.  IGNORED lists fields that are deliberately not
+compared, each with the reason (the lead fills it).
+
+Beside each FILE.json the -i listing FILE-all.json (topology.sh writes
+both: `ndctl list -BDRN` and `ndctl list -BDRNi`, which adds the idle
+namespaces) is compared the same way; a missing one is a failure.
 """
 import json
+import os
 import sys
 
-# object kind -> fields compared (issue #2)
-FIELDS = {
-    "bus": ["provider", "dev"],
-    "dimm": ["dev", "id", "handle", "phys_id"],
-    "region": ["dev", "type", "size", "mappings", "iset_id"],
-    "mapping": ["dimm", "offset", "length", "position"],
-    "namespace": ["dev", "mode", "size", "sector_size", "blockdev"],
-}
+# lists holding child objects: compared as objects of their own
+CHILDREN = ("dimms", "regions", "mappings", "namespaces")
 
 # "kind.field" -> reason it is not compared.  Start empty.
 IGNORED = {
@@ -48,26 +48,23 @@ def flatten(doc):
     return out
 
 
-def main():
-    if len(sys.argv) != 3:
-        print(__doc__)
-        return 2
-    docs = []
-    for path in sys.argv[1:]:
-        try:
-            with open(path) as f:
-                docs.append(json.load(f))
-        except (OSError, ValueError) as e:
-            print("not ok 1 - topology-compare: cannot read %s: %s"
-                  % (path, e))
-            return 1
-    want, got = (flatten(d) for d in docs)
-    n = 0
+def load(path, n, label):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        print("not ok %d - topology-compare%s: cannot read %s: %s"
+              % (n, label, path, e))
+        return None
+
+
+def compare(want, got, n, label):
+    """TAP lines for every object of two flattened listings: (n, fails)"""
     fails = 0
     for key in sorted(set(want) | set(got)):
         kind, dev = key
         n += 1
-        desc = "topology-compare: %s %s" % (kind, dev)
+        desc = "topology-compare%s: %s %s" % (label, kind, dev)
         if key not in got:
             print("not ok %d - %s: missing in ours" % (n, desc))
             fails += 1
@@ -78,16 +75,18 @@ def main():
             continue
         diffs = []
         ign = []
-        for field in FIELDS[kind]:
-            if field == "mappings":
-                continue            # compared as mapping objects
+        fields = sorted((set(want[key]) | set(got[key])) - set(CHILDREN))
+        for field in fields:
             name = "%s.%s" % (kind, field)
             a, b = want[key].get(field), got[key].get(field)
             if name in IGNORED:
                 if a != b:
                     ign.append(name)
                 continue
-            if a != b:
+            if field not in got[key] or field not in want[key]:
+                diffs.append("%s: only in %s" % (
+                    field, "ours" if field in got[key] else "the oracle"))
+            elif a != b:
                 diffs.append("%s: oracle %s, ours %s"
                              % (field, json.dumps(a), json.dumps(b)))
         if diffs:
@@ -95,12 +94,40 @@ def main():
             fails += 1
         else:
             extra = " (differs in ignored %s)" % ", ".join(ign) if ign else ""
-            print("ok %d - %s%s" % (n, desc, extra))
+            print("ok %d - %s (%d fields)%s" % (n, desc, len(fields), extra))
+    return n, fails
+
+
+def main():
+    if len(sys.argv) != 3:
+        print(__doc__)
+        return 2
+    n = fails = 0
+    pairs = [(sys.argv[1], sys.argv[2], "")]
+    pairs.append(tuple(os.path.splitext(p)[0] + "-all.json"
+                       for p in sys.argv[1:]) + (" -i",))
+    for want_path, got_path, label in pairs:
+        docs = []
+        for path in (want_path, got_path):
+            doc = load(path, n + 1, label)
+            if doc is None:
+                n += 1
+                fails += 1
+                break
+            docs.append(doc)
+        if len(docs) != 2:
+            continue
+        want, got = (flatten(d) for d in docs)
+        if not want:
+            n += 1
+            fails += 1
+            print("not ok %d - topology-compare%s: oracle listing is empty"
+                  % (n, label))
+            continue
+        n, f = compare(want, got, n, label)
+        fails += f
     for name, reason in sorted(IGNORED.items()):
         print("# ignored %s: %s" % (name, reason))
-    if n == 0:
-        print("not ok 1 - topology-compare: oracle listing is empty")
-        return 1
     return 1 if fails else 0
 
 

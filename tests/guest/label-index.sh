@@ -112,11 +112,25 @@ labelled() {
 	expect $1 region.nstype 5
 }
 
+# the cookies the region must show, from the firmware's NFIT (label.inc),
+# never read back from the kernel: v1.1 labels select V11, anything else V12
+set -- $(nfit_cookies "$(cat $R/nfit/range_index 2>/dev/null)")
+V11=$1 V12=$2
+if [ -z "$V12" ]; then
+	nok "no interleave-set cookies from /sys/firmware/acpi/tables/NFIT for $region (range_index '$(cat $R/nfit/range_index 2>&1)')"
+	V11=none V12=none
+elif [ "$V11" = "$V12" ]; then
+	nok "the NFIT's v1.1 and v1.2 cookies of $region are the same ($V11): a cookie mix-up would pass"
+else
+	diag "$region cookies from the NFIT: v1.1 $V11, v1.2 $V12"
+fi
+
 # --- garbage (label-write's pattern, or whatever a fresh boot has) ------
 record garbage
 expect garbage dimm.flags ""
 expect garbage region.nstype 4
 expect garbage dimm.available_slots 509
+expect garbage region.set_cookie "$V12"
 
 # --- blank --------------------------------------------------------------
 disable blank
@@ -126,7 +140,7 @@ record blank
 expect blank dimm.flags ""
 expect blank dimm.available_slots 509
 expect blank region.nstype 4
-v12_cookie=$(value blank region.set_cookie)
+expect blank region.set_cookie "$V12"
 
 # --- v1.1 ---------------------------------------------------------------
 disable init-v1.1
@@ -134,12 +148,7 @@ check "init-v1.1: ndctl init-labels -f $dimm" ndctl init-labels -f $dimm
 enable init-v1.1
 record init-v1.1
 labelled init-v1.1 1019
-v11_cookie=$(value init-v1.1 region.set_cookie)
-if [ "$v11_cookie" != "$v12_cookie" ]; then
-	ok "init-v1.1: set_cookie switched to the v1.1 cookie ($v11_cookie, v1.2: $v12_cookie)"
-else
-	nok "init-v1.1: set_cookie $v11_cookie is still the blank area's"
-fi
+expect init-v1.1 region.set_cookie "$V11"
 check "init-v1.1: ndctl read-labels -j $dimm" \
 	sh -c "ndctl read-labels -j $dimm > $NVT_OUT/read-labels-v11.json"
 echo "init-v1.1 read-labels.md5 $(md5sum < $NVT_OUT/read-labels-v11.json | cut -c1-32)" >> $OUTF
@@ -151,7 +160,7 @@ check "init-v1.2: ndctl init-labels -f -V 1.2 $dimm" \
 enable init-v1.2
 record init-v1.2
 labelled init-v1.2 509
-expect init-v1.2 region.set_cookie "$v12_cookie"
+expect init-v1.2 region.set_cookie "$V12"
 check "init-v1.2: ndctl read-labels -j $dimm" \
 	sh -c "ndctl read-labels -j $dimm > $NVT_OUT/read-labels-v12.json"
 echo "init-v1.2 read-labels.md5 $(md5sum < $NVT_OUT/read-labels-v12.json | cut -c1-32)" >> $OUTF
@@ -167,7 +176,7 @@ check "corrupt0: rebind $dimm" rebind
 enable corrupt0
 record corrupt0
 labelled corrupt0 509
-expect corrupt0 region.set_cookie "$v12_cookie"
+expect corrupt0 region.set_cookie "$V12"
 check "corrupt0: ndctl read-labels -j $dimm" \
 	sh -c "ndctl read-labels -j $dimm > $NVT_OUT/read-labels-corrupt0.json"
 echo "corrupt0 read-labels.md5 $(md5sum < $NVT_OUT/read-labels-corrupt0.json | cut -c1-32)" >> $OUTF
@@ -188,7 +197,7 @@ else
 	expect corrupt1 dimm.flags ""
 	expect corrupt1 region.nstype 4
 	expect corrupt1 dimm.available_slots 509
-	expect corrupt1 region.set_cookie "$v12_cookie"
+	expect corrupt1 region.set_cookie "$V12"
 	case $(value corrupt1 region.namespaces) in
 	namespace$rid.0:nd_namespace_io:*) ok "corrupt1: io namespace back ($(value corrupt1 region.namespaces))" ;;
 	*) nok "corrupt1: namespaces $(value corrupt1 region.namespaces), want the io namespace" ;;
@@ -210,14 +219,14 @@ check "reinit-v1.1: ndctl init-labels -f $dimm" ndctl init-labels -f $dimm
 enable reinit-v1.1
 record reinit-v1.1
 labelled reinit-v1.1 1019
-expect reinit-v1.1 region.set_cookie "$v11_cookie"
+expect reinit-v1.1 region.set_cookie "$V11"
 
 # --- DIMM driver unbound ----------------------------------------------------
 disable unbound
 echo $dimm > /sys/bus/nd/drivers/nvdimm/unbind
 record unbound
 expect unbound dimm.available_slots err
-expect unbound region.set_cookie "$v11_cookie"
+expect unbound region.set_cookie "$V11"
 echo $dimm > /sys/bus/nd/drivers/nvdimm/bind
 enable unbound
 

@@ -125,7 +125,7 @@ fi
 
 # --- corrupt test-ns's label (isetcookie) on the DIMM -----------------------
 if [ -z "$uuid1" ]; then
-	skip "corrupt label" "test-ns was not assembled"
+	nok "corrupt label: not run, test-ns was not assembled"
 	exit 0
 fi
 ndctl disable-region $region > /tmp/ln.out 2>&1 ||

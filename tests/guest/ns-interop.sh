@@ -52,7 +52,10 @@ dump() {
 	case $1 in
 	blank|*-init|*-create2|*-zero-enabled) ndctl list -D > $OUTD/$1.dimms.json 2>/dev/null ;;
 	esac
-	nd-label-ioctl read /dev/$dimm $OUTD/$1.area > /dev/null 2>&1 || rm -f $OUTD/$1.area
+	if ! nd-label-ioctl read /dev/$dimm $OUTD/$1.area > /tmp/ni.area 2>&1; then
+		rm -f $OUTD/$1.area
+		nok "$1: label area of $dimm unreadable: $(cat /tmp/ni.area)"
+	fi
 	echo "$1 $2 nstype=$(cat $R/nstype) available=$(cat $R/available_size) seed=$(cat $R/namespace_seed 2>/dev/null) slots=$(cat /sys/bus/nd/devices/$dimm/available_slots 2>/dev/null)" >> $OUTF
 }
 
@@ -70,9 +73,14 @@ ns_of() {
 	return 1
 }
 
-# labels of the area file: "uuid dpa rawsize flags" of the live labels
+# labels of the area file: "uuid dpa rawsize flags" of the live labels;
+# "unreadable" without an area file, "no-index" without a valid index (so
+# neither passes for an empty label set)
 live() {
-	ns_labels $OUTD/$1.area | awk '{ print $8, $1, $2, $3 }' | sed 's/[a-z]*=//g' | tr '\n' ';'
+	local f=$OUTD/$1.area
+	[ -s $f ] || { echo unreadable; return; }
+	nvt-labels show $f 2>&1 | grep -q '^current [01]$' || { echo no-index; return; }
+	ns_labels $f | awk '{ print $8, $1, $2, $3 }' | sed 's/[a-z]*=//g' | tr '\n' ';'
 }
 
 ndctl disable-region $region > /tmp/ni.out 2>&1 || nok "disable-region $region: $(cat /tmp/ni.out)"

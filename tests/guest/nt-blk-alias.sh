@@ -83,8 +83,14 @@ done
 dd if=$pdev of=/tmp/alias.got bs=$LINE skip=$((MEMBER + 1)) count=1 iflag=direct 2> /dev/null
 o=$(blk_offset_of $((16 * MiB)))
 dd if=/tmp/alias.gen of=/tmp/alias.want bs=$LINE skip=$((o / LINE)) count=1 2> /dev/null
-cmp -s /tmp/alias.got /tmp/alias.want && nok "SPA line 3 (DIMM 0x101) holds DIMM 0x100's data" ||
+# (both lines read in full first: an empty read must not pass for "differs")
+if [ "$(wc -c < /tmp/alias.got)" != $LINE ] || [ "$(wc -c < /tmp/alias.want)" != $LINE ]; then
+	nok "SPA line 3: read $(wc -c < /tmp/alias.got) bytes through $pdev, $(wc -c < /tmp/alias.want) of the pattern, want $LINE each"
+elif cmp -s /tmp/alias.got /tmp/alias.want; then
+	nok "SPA line 3 (DIMM 0x101) holds DIMM 0x100's data"
+else
 	ok "SPA line 3 belongs to another DIMM"
+fi
 
 # --- PMEM -> BLK -----------------------------------------------------------------
 check "alias-p: pattern 7502 through $pdev" nvt-pattern write $pdev 0 64M 7502

@@ -50,7 +50,14 @@ for p in $qpmem; do
 	nvt-pattern write /dev/$p ${CO_OFF}M ${CO_LEN}M $((600 + i)) > /dev/null 2>&1
 done
 qverify "before nfit_test"
-ndctl list -BRN > /tmp/co-before.json 2>&1
+# the listing before nfit_test: it must succeed and show QEMU's bus (a
+# failing ndctl would otherwise compare equal with itself below)
+if ndctl list -BRN > /tmp/co-before.json 2> /tmp/co-before.err &&
+	grep -q '"provider":"ACPI.NFIT"' /tmp/co-before.json; then
+	ok "ndctl list -BRN before nfit_test: the ACPI.NFIT bus"
+else
+	nok "ndctl list -BRN before nfit_test: $(head -c 300 /tmp/co-before.json /tmp/co-before.err)"
+fi
 iomem_before=$(grep -c 'Persistent Memory' /proc/iomem)
 
 if ! modprobe nfit_test > /tmp/co.out 2>&1; then
@@ -65,7 +72,7 @@ else
 fi
 nt_check_topology 0
 nt_check_topology 1
-ndctl list -BDRN > $NVT_OUT/nt-coexist.json 2>&1
+ndctl list -BDRN > $NVT_OUT/nt-coexist.json 2> /tmp/co.err || nok "ndctl list -BDRN with nfit_test: $(cat /tmp/co.err)"
 got=$(grep -o '"provider":"[^"]*"' $NVT_OUT/nt-coexist.json | sort | tr '\n' ' ')
 expect_eq "ndctl list: three buses" "$got" \
 	'"provider":"ACPI.NFIT" "provider":"nfit_test.0" "provider":"nfit_test.1" '
@@ -108,8 +115,11 @@ nd_settle
 expect_eq "QEMU's nd devices as before" "$(ls /sys/bus/nd/devices | sort | tr '\n' ' ')" "$qdevs"
 expect_eq "QEMU's pmem devices as before" "$(cd /dev && ls pmem* | tr '\n' ' ')" "$qpmem"
 qverify "after rmmod nfit_test"
-ndctl list -BRN > /tmp/co-after.json 2>&1
-check "ndctl list -BRN unchanged" cmp /tmp/co-before.json /tmp/co-after.json
+if ndctl list -BRN > /tmp/co-after.json 2> /tmp/co-after.err; then
+	check "ndctl list -BRN unchanged" cmp /tmp/co-before.json /tmp/co-after.json
+else
+	nok "ndctl list -BRN after rmmod nfit_test failed: $(cat /tmp/co-after.err)"
+fi
 for p in $qpmem; do
 	dd if=/tmp/co-save.$p of=/dev/$p bs=1M seek=$CO_OFF conv=fsync 2> /dev/null ||
 		nok "$p: could not restore its ${CO_LEN} MiB at ${CO_OFF} MiB"

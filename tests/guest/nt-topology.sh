@@ -46,13 +46,16 @@ if [ -d $ns ]; then
 else
 	nok "region6 has no namespace6.0: $(ls $b1/region6 | tr '\n' ' ')"
 fi
-# nfit_test.0's PMEM regions alias BLK: label-backed (nstype 5), so no
-# namespace appears before labels exist
-for r in 0 1; do
-	if ls -d $b0/region$r/namespace$r.* > /dev/null 2>&1; then
-		diag "region$r namespaces: $(ls -d $b0/region$r/namespace* | sed 's,.*/,,' | tr '\n' ' ')"
-	fi
+# nfit_test.0's regions are label-backed (PMEM aliases BLK: nstype 5; BLK:
+# nstype 6) and the labels are blank: each has just its idle seed
+# namespaceR.0 (size 0, unbound), no namespace of any size
+got=
+for r in 0 1 2 3 4 5; do
+	n=$b0/region$r/namespace$r.0
+	got="$got$(ls -d $b0/region$r/namespace[0-9]* 2>/dev/null | sed 's,.*/,,' | tr '\n' ' ')$(cat $n/nstype $n/size 2>&1 | tr '\n' ' ')$([ -e $n/driver ] && echo bound)|"
 done
+expect_eq "region0..5: only the idle seed namespaceR.0 (name nstype size, unbound)" "$got" \
+	"namespace0.0 5 0 |namespace1.0 5 0 |namespace2.0 6 0 |namespace3.0 6 0 |namespace4.0 6 0 |namespace5.0 6 0 |"
 
 # mock addresses: inside the fake window, nowhere in /proc/iomem
 bad=

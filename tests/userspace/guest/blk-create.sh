@@ -183,7 +183,9 @@ for opts in "-N -t blk" "-RNi -t blk" "-Nv -t blk"; do
 done
 
 # everything back: delete through libndctl, all capacity and labels gone
-if [ -x /usr/local/bin/ndctl-doc-examples ]; then
+if [ ! -x /usr/local/bin/ndctl-doc-examples ]; then
+	nok "cleanup: /usr/local/bin/ndctl-doc-examples missing (built by make -C userspace): the picture is not destroyed"
+else
 	/usr/local/bin/ndctl-doc-examples --destroy > /tmp/destroy.tap 2> /tmp/destroy.err
 	while IFS= read -r line; do
 		case "$line" in
@@ -196,4 +198,11 @@ if [ -x /usr/local/bin/ndctl-doc-examples ]; then
 	ls /dev | grep -q '^ndblk' && nok "block devices left after --destroy: $(ls /dev | grep '^ndblk' | tr '\n' ' ')" ||
 		ok "no /dev/ndblk* left after --destroy"
 fi
-"$OURS" list -RN -b nfit_test.0 > $OUT/blk-final.json 2>&1
+# the final listing was written and never looked at: after --destroy it
+# must list no namespace (only idle seeds, which -N without -i hides)
+if "$OURS" list -RN -b nfit_test.0 > $OUT/blk-final.json 2> /tmp/bf.err; then
+	expect_eq "ours: list -RN after --destroy: namespaces listed" \
+		"$(grep -c '"dev":"namespace' $OUT/blk-final.json)" 0
+else
+	nok "ours: list -RN after --destroy failed: $(cat /tmp/bf.err)"
+fi

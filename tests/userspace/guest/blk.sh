@@ -87,12 +87,13 @@ for ns in namespace2.0 namespace5.0; do
 	esac
 	disk=${on#* }
 	toggle "$OURS" disable-namespace $ns "- -"
-	"$OURS" list -N -b nfit_test.0 > /tmp/l.json 2> /dev/null
+	# (a failing list must not pass for "not listed")
+	"$OURS" list -N -b nfit_test.0 > /tmp/l.json 2> /dev/null; lrc=$?
 	"$OURS" list -Ni -n $ns > /tmp/li.json 2> /dev/null
-	if ! grep -q "\"dev\":\"$ns\"" /tmp/l.json && grep -q '"state":"disabled"' /tmp/li.json; then
+	if [ $lrc = 0 ] && ! grep -q "\"dev\":\"$ns\"" /tmp/l.json && grep -q '"state":"disabled"' /tmp/li.json; then
 		ok "ours: $ns disabled: not in list -N, '\"state\":\"disabled\"' in list -Ni"
 	else
-		nok "ours: $ns disabled but listed as active"; sed 's/^/#   /' /tmp/li.json
+		nok "ours: $ns disabled but listed as active (list -N exit $lrc)"; sed 's/^/#   /' /tmp/li.json
 	fi
 	toggle "$THEIRS" enable-namespace $ns "$on"
 	expect_eq "/dev/$disk after Debian's enable: the data" "$(pat_check $disk $disk)" same
@@ -144,11 +145,13 @@ destroy() {
 	fi
 	"$bin" destroy-namespace -f $ns > /tmp/d.out 2>&1
 	rc=$?
+	# (a failing list must not pass for "name gone")
+	"$OURS" list -N -b nfit_test.0 > /tmp/dl.json 2> /dev/null; lrc=$?
 	if [ $rc = 0 ] && [ ! -b /dev/${s0#* } ] && [ "$(avail $r)" = $((a0 + bytes)) ] \
-			&& ! "$OURS" list -N -b nfit_test.0 2> /dev/null | grep -q "\"name\":\"$ns\""; then
+			&& [ $lrc = 0 ] && ! grep -q "\"name\":\"$ns\"" /tmp/dl.json; then
 		ok "$who: destroy-namespace -f $ns: /dev/${s0#* } gone, region$r available_size +$((bytes / MiB)) MiB, name gone"
 	else
-		nok "$who: destroy-namespace -f $ns: exit $rc, /dev/${s0#* } $([ -b /dev/${s0#* } ] && echo present || echo gone), available $a0 -> $(avail $r)"
+		nok "$who: destroy-namespace -f $ns: exit $rc, /dev/${s0#* } $([ -b /dev/${s0#* } ] && echo present || echo gone), available $a0 -> $(avail $r), list -N exit $lrc"
 		sed 's/^/#   /' /tmp/d.out
 	fi
 }

@@ -6,7 +6,9 @@
 . "$(dirname "$0")/common.sh"
 
 settle
-dimm=$(label_dimm) || { skip "create/destroy" "no DIMM with label commands"; exit 0; }
+# (QEMU's nvdimm1 has label-size=128K on every boot of the plan: its
+# absence is a failure)
+dimm=$(label_dimm) || { nok "create/destroy: no DIMM with label commands"; exit 0; }
 region=$(region_of_dimm $dimm) || { nok "no region on $dimm"; exit 1; }
 R=/sys/bus/nd/devices/$region
 diag "label DIMM $dimm, region $region (nstype $(attr $R/nstype))"
@@ -65,14 +67,13 @@ check_pair() {	# check_pair MODE CREATOR OTHER NAME SIZE
 
 check_pair raw "$OURS" "$THEIRS" ours-raw 64M
 check_pair raw "$THEIRS" "$OURS" theirs-raw 32M
+# both module sets have BTT (stock 6.1, ours: nd_btt.ko): without a
+# btt seed the sector pairs would silently turn into a refusal check
 if [ -n "$(attr $R/btt_seed)" ]; then
 	check_pair sector "$OURS" "$THEIRS" ours-sector 64M
 	check_pair sector "$THEIRS" "$OURS" theirs-sector 64M
 else
-	"$OURS" create-namespace -r $region -m sector -s 64M > /dev/null 2> /tmp/s.err
-	[ $? -ne 0 ] && [ "$(grep -c error: /tmp/s.err)" = 1 ] \
-		&& ok "no btt seed: ours refuses sector mode in one line" \
-		|| nok "sector mode without BTT not refused cleanly"
+	nok "sector mode: $region has no btt_seed"
 fi
 
 # reconfigure a label-less io namespace: autolabel (sysfs-abi §10.3)
@@ -88,8 +89,14 @@ if relabel zero; then
 		else
 			nok "ours: create-namespace -e $ns -f failed"; sed 's/^/#   /' /tmp/c.err
 		fi
+	elif [ "$NVT_SET" = stock ] && [ "$(attr $R/nstype)" = 5 ]; then
+		# stock 6.1 never clears NDD_LABELING once a DIMM had labels:
+		# the region stays label-backed, there is no io namespace to
+		# reconfigure (compare-label-index.py); asserted, so a stock
+		# that changes shows up here
+		ok "stock: $region stays label-backed (nstype 5) after zero-labels: no autolabel case"
 	else
-		skip "autolabel" "$region nstype $(attr $R/nstype) after zero-labels"
+		nok "autolabel: $region nstype $(attr $R/nstype) after zero-labels (want 4), namespace '${ns}'"
 	fi
 else
 	nok "zero-labels round failed"; sed 's/^/#   /' /tmp/r.out

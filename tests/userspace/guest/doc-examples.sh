@@ -73,6 +73,14 @@ if [ -d $NT_DBG/nfit_test.0/dimm0 ]; then
 	placement namespace0.0 2 0
 	placement namespace1.0 4 $((16 << 20))
 else
-	skip "PMEM data placement" "no nfit_test debugfs media"
+	nok "PMEM data placement: no $NT_DBG/nfit_test.0/dimm0 (nfit_test publishes its media in debugfs)"
 fi
-"$OURS" list -RNu -b nfit_test.0 > $OUT/doc-examples.list.json 2>&1
+# the picture left in place for the next tests: its eight namespaces,
+# enabled (list -N without -i shows no idle seed)
+if "$OURS" list -RNu -b nfit_test.0 > $OUT/doc-examples.list.json 2> /tmp/dl.err; then
+	expect_eq "ours: list -RNu: the picture's namespaces, nothing else" \
+		"$(sed -n 's/^ *"dev":"\(namespace[0-9.]*\)",*$/\1/p' $OUT/doc-examples.list.json | sort | tr '\n' ' ')" \
+		"namespace0.0 namespace1.0 namespace2.0 namespace2.1 namespace3.0 namespace3.1 namespace4.0 namespace5.0 "
+else
+	nok "ours: list -RNu after the examples failed: $(cat /tmp/dl.err)"
+fi
