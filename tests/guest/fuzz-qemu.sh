@@ -1,0 +1,14 @@
+# fuzz-qemu: the interface fuzzer (nvt-fuzz) on QEMU's NFIT and _DSM:
+# the same operations as fuzz-nt (ioctls, attribute writes, namespace
+# configurations undone every 200 operations, unbinds; the state compared
+# after every failed operation), on the label areas and namespaces the
+# boot's earlier tests left.  Budget: fuzz.inc.
+. "$(dirname "$0")/lib.sh"
+if [ "$NVT_PLATFORM" != qemu ]; then
+	skip "QEMU NFIT fuzzing" "needs QEMU's NVDIMMs"
+	exit 0
+fi
+. "$(dirname "$0")/fuzz.inc"
+
+nd_settle
+fuzz_run ${NVT_FUZZ_OPS_DEFAULT:-10000} 2
