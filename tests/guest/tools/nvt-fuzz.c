@@ -3,8 +3,8 @@
  * nvt-fuzz: seeded interface fuzzer of the nd bus (issue 14, item 1).
  *
  *   nvt-fuzz [--seed S] [--ops N] [--seconds T] [--log FILE]
- *            [--full-every K] [--ndctl CMD] [--ndctl-every K]
- *            [--restore-every K] [--verbose]
+ *            [--full-every K] [--label-every K] [--ndctl CMD]
+ *            [--ndctl-every K] [--restore-every K] [--verbose]
  *
  * Every operation is drawn from one PRNG (splitmix64) seeded with S (from
  * the clock when not given; always printed), so `--seed S --ops N`
@@ -32,15 +32,20 @@
  *          sometimes a btt / pfn / dax claim of it: deep states.
  *   toggle unbind a namespace, btt, pfn, dax or region from its driver.
  *
- * After a failed operation (and after every ioctl) the observable state
- * must be as before: the attributes of the device it touched, and every
- * --full-every'th time every readable attribute of every nd device plus
- * every DIMM's label area (GET_CONFIG_SIZE / GET_CONFIG_DATA).  After a
+ * After a failed operation (and after every label write ioctl) the
+ * observable state must be as before: the attributes of the device it
+ * touched, the label bytes a label write addressed, and at every
+ * --full-every'th operation (16) every readable attribute of every nd
+ * device and the device list.  Every --label-every operations (64) every
+ * DIMM's whole label area (GET_CONFIG_DATA) is compared: reading it is
+ * the expensive part (QEMU answers through _DSM AML), and only label
+ * writes change it, so a change is caught within 64 operations (replay
+ * the seed with --label-every 1 to find the operation).  After a
  * success the state is snapshotted again and the success is remembered
  * for undo: every --restore-every operations (and at the end) the
  * successes are undone newest first (old attribute values written back,
  * unbound devices bound again), so the run keeps the starting topology
- * and its targets instead of destroying them.  Every --ndctl-every
+ * and its targets instead of destroying them.  Every --ndctl-every (1000)
  * operations `CMD list -BDRNi` runs; when no operation succeeded since
  * the previous checkpoint its output must be identical.
  *
@@ -68,6 +73,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -200,6 +206,8 @@ static int write_str(const char *path, const char *s)
 struct attr {
 	char name[48];		/* "size" or "nfit/handle" */
 	int writable;
+	int fd;			/* kept open: pread() at 0 shows it again */
+	int err;		/* why it could not be opened */
 };
 
 struct dev {
@@ -259,6 +267,8 @@ static void scan_attrs(struct dev *d, const char *sub)
 		snprintf(d->attrs[d->nattr].name, sizeof(d->attrs[0].name),
 			 "%s%s%s", sub ? sub : "", sub ? "/" : "", e->d_name);
 		d->attrs[d->nattr].writable = !!(st.st_mode & 0200);
+		d->attrs[d->nattr].fd = open(p, O_RDONLY | O_CLOEXEC);
+		d->attrs[d->nattr].err = d->attrs[d->nattr].fd < 0 ? errno : 0;
 		d->nattr++;
 	}
 	closedir(dh);
@@ -269,56 +279,95 @@ static int cmp_attr(const void *a, const void *b)
 	return strcmp(((const struct attr *)a)->name, ((const struct attr *)b)->name);
 }
 
+static void close_dev(struct dev *d)
+{
+	int i;
+
+	for (i = 0; i < d->nattr; i++)
+		if (d->attrs[i].fd >= 0)
+			close(d->attrs[i].fd);
+	d->nattr = 0;
+	free(d->snap);
+	d->snap = NULL;
+}
+
+static struct dev olddevs[MAXDEV];
+
+/*
+ * The device at @path, with its attributes open: taken over from the
+ * previous scan when the same device is still there (opening every
+ * attribute again is what a snapshot would spend its time on under the
+ * debug kernel), else scanned.
+ */
+static int add_dev(const char *name, const char *path, int nold, int nfit)
+{
+	struct dev *d = &devs[ndev];
+	char v[64];
+	int i;
+
+	for (i = 0; i < nold; i++) {
+		struct dev *o = &olddevs[i];
+
+		if (!o->nattr || strcmp(o->name, name) || strcmp(o->path, path))
+			continue;
+		/* a device removed and added again under the same name: ENODEV */
+		if (o->attrs[0].fd >= 0 && pread(o->attrs[0].fd, v, sizeof(v), 0) < 0 &&
+		    errno == ENODEV)
+			break;
+		*d = *o;
+		d->snap = NULL;
+		o->nattr = 0;	/* moved */
+		ndev++;
+		return 0;
+	}
+	memset(d, 0, sizeof(*d));
+	snprintf(d->name, sizeof(d->name), "%s", name);
+	snprintf(d->path, sizeof(d->path), "%s", path);
+	scan_attrs(d, NULL);
+	if (nfit)
+		scan_attrs(d, "nfit");
+	qsort(d->attrs, d->nattr, sizeof(d->attrs[0]), cmp_attr);
+	ndev++;
+	return 0;
+}
+
 /* the devices of the bus, sorted by name, with their attributes */
 static void scan_devs(void)
 {
+	char p[PATH_MAX], rp[PATH_MAX];
 	struct dirent *e;
+	int i, nold = ndev;
 	DIR *dh;
-	int i;
 
-	for (i = 0; i < ndev; i++)
+	for (i = 0; i < ndev; i++) {
 		free(devs[i].snap);
+		devs[i].snap = NULL;
+	}
+	memcpy(olddevs, devs, sizeof(devs[0]) * ndev);
 	ndev = 0;
 	dh = opendir(ND_DEVS);
-	if (!dh)
-		return;
-	while ((e = readdir(dh)) && ndev < MAXDEV) {
-		struct dev *d = &devs[ndev];
-		char p[PATH_MAX];
-
+	while (dh && (e = readdir(dh)) && ndev < MAXDEV) {
 		if (e->d_name[0] == '.')
 			continue;
-		memset(d, 0, sizeof(*d));
-		snprintf(d->name, sizeof(d->name), "%s", e->d_name);
 		snprintf(p, sizeof(p), ND_DEVS "/%s", e->d_name);
-		if (!realpath(p, d->path))
-			continue;
-		scan_attrs(d, NULL);
-		scan_attrs(d, "nfit");
-		qsort(d->attrs, d->nattr, sizeof(d->attrs[0]), cmp_attr);
-		ndev++;
-	}
-	closedir(dh);
-	/* the buses are not on the nd bus: /sys/class/nd/ndctlN/device */
-	dh = opendir("/sys/class/nd");
-	while (dh && (e = readdir(dh)) && ndev < MAXDEV) {
-		struct dev *d = &devs[ndev];
-		char p[PATH_MAX];
-
-		if (strncmp(e->d_name, "ndctl", 5))
-			continue;
-		memset(d, 0, sizeof(*d));
-		snprintf(p, sizeof(p), "/sys/class/nd/%s/device", e->d_name);
-		if (!realpath(p, d->path))
-			continue;
-		snprintf(d->name, sizeof(d->name), "%s", strrchr(d->path, '/') + 1);
-		scan_attrs(d, NULL);
-		scan_attrs(d, "nfit");
-		qsort(d->attrs, d->nattr, sizeof(d->attrs[0]), cmp_attr);
-		ndev++;
+		if (realpath(p, rp))
+			add_dev(e->d_name, rp, nold, 1);
 	}
 	if (dh)
 		closedir(dh);
+	/* the buses are not on the nd bus: /sys/class/nd/ndctlN/device */
+	dh = opendir("/sys/class/nd");
+	while (dh && (e = readdir(dh)) && ndev < MAXDEV) {
+		if (strncmp(e->d_name, "ndctl", 5))
+			continue;
+		snprintf(p, sizeof(p), "/sys/class/nd/%s/device", e->d_name);
+		if (realpath(p, rp))
+			add_dev(strrchr(rp, '/') + 1, rp, nold, 1);
+	}
+	if (dh)
+		closedir(dh);
+	for (i = 0; i < nold; i++)
+		close_dev(&olddevs[i]);
 	qsort(devs, ndev, sizeof(devs[0]), cmp_dev);
 }
 
@@ -333,6 +382,10 @@ static struct dev *find_dev(const char *name)
 }
 
 /* ---- snapshots ------------------------------------------------------- */
+/* where the time goes: snapshots, full checks, ndctl runs */
+static double t_snap, t_full, t_ndctl, t_labels;
+static unsigned long n_snap, n_full, n_labels;
+
 struct sbuf {
 	char *p;
 	size_t len, cap;
@@ -356,12 +409,18 @@ static char *dev_state(const struct dev *d, size_t *len)
 {
 	static char val[VALMAX];
 	struct sbuf b = { 0 };
-	char p[PATH_MAX + 64], head[128];
+	char head[128];
 	int i, n;
 
 	for (i = 0; i < d->nattr; i++) {
-		snprintf(p, sizeof(p), "%s/%s", d->path, d->attrs[i].name);
-		n = read_file(p, val, sizeof(val));
+		if (d->attrs[i].fd < 0) {
+			n = -d->attrs[i].err;
+		} else {
+			n = pread(d->attrs[i].fd, val, sizeof(val) - 1, 0);
+			n = n < 0 ? -errno : n;
+			if (n >= 0)
+				val[n] = 0;
+		}
 		if (n < 0) {
 			/* write-only, or an attribute the device answers with an error */
 			n = snprintf(head, sizeof(head), "%s!%d\n", d->attrs[i].name, -n);
@@ -477,6 +536,7 @@ static void settle(void)
  */
 static void snapshot(int labels)
 {
+	double t = now();
 	int i;
 
 	scan_devs();
@@ -486,6 +546,8 @@ static void snapshot(int labels)
 		devs[i].snap = dev_state(&devs[i], &devs[i].snaplen);
 	if (labels || !ndimm)
 		open_dimms();
+	t_snap += now() - t;
+	n_snap++;
 }
 
 static unsigned long mismatches, maxmis = 10;
@@ -537,12 +599,22 @@ static int check_dev(const char *name)
 	return rc;
 }
 
-/* everything as snapshotted: the device list, attributes, label areas */
+/* every device as snapshotted: the device list, attributes */
+static int __check_all(void);
+
 static int check_all(void)
 {
+	double t = now();
+	int rc = __check_all();
+
+	t_full += now() - t;
+	n_full++;
+	return rc;
+}
+
+static int __check_all(void)
+{
 	int i, nold = ndev, rc = 0;
-	static uint8_t *buf;
-	static size_t bufsz;
 
 	for (i = 0; i < ndev; i++)
 		if (check_dev(devs[i].name))
@@ -574,33 +646,61 @@ static int check_all(void)
 			rc = -1;
 		}
 	}
-	if (rc)
-		return rc;
-	for (i = 0; i < ndimm; i++) {
-		struct dimm *m = &dimms[i];
+	return rc;
+}
 
-		if (!m->have_cfg)
-			continue;
-		if (bufsz < m->cfg_size) {
-			free(buf);
-			bufsz = m->cfg_size;
-			buf = malloc(bufsz);
-			if (!buf)
-				exit(2);
-		}
-		if (read_label(m, buf) || memcmp(buf, m->label, m->cfg_size)) {
+/* bytes [off, off + len) of a DIMM's label area as snapshotted */
+static int check_label_range(struct dimm *m, uint32_t off, uint32_t len)
+{
+	struct nd_cmd_get_config_data_hdr *h;
+	uint32_t n, j;
+	int rc = 0;
+
+	if (!m->have_cfg || off >= m->cfg_size)
+		return 0;
+	if (len > m->cfg_size - off)
+		len = m->cfg_size - off;
+	h = malloc(sizeof(*h) + m->max_xfer);
+	if (!h)
+		exit(2);
+	for (; len && !rc; off += n, len -= n) {
+		n = len < m->max_xfer ? len : m->max_xfer;
+		h->in_offset = off;
+		h->in_length = n;
+		h->status = 0;
+		if (ioctl(m->fd, ND_IOCTL_GET_CONFIG_DATA, h) || h->status) {
 			char what[128];
-			uint32_t j = 0;
 
-			while (j < m->cfg_size && buf[j] == m->label[j])
-				j++;
-			snprintf(what, sizeof(what), "label area of %s changed at byte %u",
-				 m->name, j);
+			snprintf(what, sizeof(what), "label area of %s unreadable at %u: %s",
+				 m->name, off, strerror(errno));
 			report(what, "", "");
-			return -1;
+			rc = -1;
+		} else if (memcmp(h->out_buf, m->label + off, n)) {
+			char what[128];
+
+			for (j = 0; h->out_buf[j] == m->label[off + j]; j++)
+				;
+			snprintf(what, sizeof(what), "label area of %s changed at byte %u",
+				 m->name, off + j);
+			report(what, "", "");
+			rc = -1;
 		}
 	}
-	return 0;
+	free(h);
+	return rc;
+}
+
+/* every DIMM's whole label area as snapshotted */
+static int check_labels(void)
+{
+	double t = now();
+	int i, rc = 0;
+
+	for (i = 0; i < ndimm && !rc; i++)
+		rc = check_label_range(&dimms[i], 0, dimms[i].cfg_size);
+	t_labels += now() - t;
+	n_labels++;
+	return rc;
 }
 
 /* ---- ndctl checkpoints ----------------------------------------------- */
@@ -631,8 +731,10 @@ static char *run_ndctl(void)
 
 static void ndctl_checkpoint(void)
 {
+	double t = now();
 	char *s = run_ndctl();
 
+	t_ndctl += now() - t;
 	if (!s)
 		return;
 	if (!ndctl_stale && ndctl_ref && strcmp(ndctl_ref, s))
@@ -1026,6 +1128,7 @@ static const char *errstr(int rc)
 
 static void op_ioctl(int full)
 {
+	uint32_t w_off = 0, w_len = 0;	/* label bytes a write may touch */
 	int dimm = pct(75) && ndimm, ro = pct(15), fd, own = 0, rc, write_op = 0;
 	struct dimm *m = dimm ? &dimms[below(ndimm)] : NULL;
 	unsigned int nr, dir = _IOC_READ | _IOC_WRITE, size, type = ND_IOCTL;
@@ -1110,6 +1213,8 @@ static void op_ioctl(int full)
 				off = n <= csize ? csize - n : 0;
 			memcpy(pl, &off, 4);
 			memcpy(pl + 4, &n, 4);
+			w_off = off;
+			w_len = n;
 			if (off + (uint64_t)n <= csize)
 				memcpy(pl + 8, m->label + off, n);
 			else
@@ -1125,7 +1230,9 @@ static void op_ioctl(int full)
 		uint32_t len = pick_len(xfer, csize), off;
 		uint32_t hdr[2];
 
-		switch (below(4)) {
+		if (pct(40))	/* a transfer the kernel takes */
+			len = 1 + below(xfer < csize ? xfer : csize);
+		switch (pct(40) ? 3 : below(4)) {
 		case 0:
 			off = below(csize);
 			break;
@@ -1150,6 +1257,8 @@ static void op_ioctl(int full)
 		memcpy(buf, hdr, 8);
 		if (nr == ND_CMD_SET_CONFIG_DATA) {
 			write_op = 1;
+			w_off = off;
+			w_len = len;
 			if (m->have_cfg && off < csize && len <= csize - off && env >= 8 + (size_t)len)
 				memcpy(buf + 8, m->label + off, len);
 			else if (env > 8)
@@ -1207,9 +1316,12 @@ static void op_ioctl(int full)
 	if (rc < 0 || write_op) {
 		unsigned long before = mismatches;
 
-		if (!m || check_dev(m->name) == 0)
-			if (full || write_op)
+		if (!m || check_dev(m->name) == 0) {
+			if (m && w_len)
+				check_label_range(m, w_off, w_len);
+			if (full)
 				check_all();
+		}
 		if (mismatches != before)
 			snapshot(1);
 	}
@@ -1219,14 +1331,16 @@ static void op_ioctl(int full)
 static void usage(void)
 {
 	fprintf(stderr, "usage: nvt-fuzz [--seed S] [--ops N] [--seconds T] [--log FILE]\n"
-		"  [--full-every K] [--ndctl CMD] [--ndctl-every K] [--restore-every K]\n"
+		"  [--full-every K] [--label-every K] [--ndctl CMD] [--ndctl-every K]\n"
+		"  [--restore-every K]\n"
 		"  [--verbose]\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
-	unsigned long ops = 0, full_every = 16, ndctl_every = 500, restore_every = 200;
+	unsigned long ops = 0, full_every = 16, ndctl_every = 1000, restore_every = 200;
+	unsigned long label_every = 64;
 	unsigned long nfail = 0;
 	double seconds = 0, t0, t;
 	uint64_t seed = 0;
@@ -1257,6 +1371,8 @@ int main(int argc, char **argv)
 			}
 		} else if (!strcmp(o, "--full-every")) {
 			full_every = strtoul(v, NULL, 0);
+		} else if (!strcmp(o, "--label-every")) {
+			label_every = strtoul(v, NULL, 0);
 		} else if (!strcmp(o, "--ndctl")) {
 			ndctl_cmd = v;
 		} else if (!strcmp(o, "--ndctl-every")) {
@@ -1275,6 +1391,14 @@ int main(int argc, char **argv)
 	printf("nvt-fuzz: seed %" PRIu64 "\n", seed);
 	fflush(stdout);
 
+	{	/* an open file per attribute */
+		struct rlimit rl;
+
+		if (!getrlimit(RLIMIT_NOFILE, &rl)) {
+			rl.rlim_cur = rl.rlim_max;
+			setrlimit(RLIMIT_NOFILE, &rl);
+		}
+	}
 	area_len = MAX_BUFLEN + PAGE;
 	area = mmap(NULL, area_len + PAGE, PROT_READ | PROT_WRITE,
 		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -1313,6 +1437,9 @@ int main(int argc, char **argv)
 			op_config();
 		else
 			op_toggle();
+		if (label_every && opi % label_every == label_every - 1 &&
+		    mismatches == before && check_labels())
+			snapshot(1);
 		if (mismatches != before)
 			nfail++;
 		if (mismatches >= maxmis) {
@@ -1330,5 +1457,8 @@ int main(int argc, char **argv)
 	       "successes %lu restores %lu ndctl %lu failures %lu seconds %.1f ops/s %.1f\n",
 	       seed, opi, n_ioctl, n_write, n_config, n_toggle, successes, restores,
 	       ndctl_runs, mismatches, t, t > 0 ? opi / t : 0.0);
+	printf("nvt-fuzz: time: snapshots %lu %.1f s, full checks %lu %.1f s, "
+	       "label checks %lu %.1f s, ndctl %.1f s\n",
+	       n_snap, t_snap, n_full, t_full, n_labels, t_labels, t_ndctl);
 	return mismatches ? 1 : 0;
 }
