@@ -11,4 +11,4 @@ fi
 . "$(dirname "$0")/fuzz.inc"
 
 nd_settle
-fuzz_run $(fuzz_ops) 2
+fuzz_run $(fuzz_ops 1000 500) 2

@@ -539,8 +539,9 @@ static void snapshot(int labels)
 	double t = now();
 	int i;
 
-	scan_devs();
-	settle();
+	if (!ndev)
+		scan_devs();
+	settle();	/* the buses of the previous scan: they never go away */
 	scan_devs();
 	for (i = 0; i < ndev; i++)
 		devs[i].snap = dev_state(&devs[i], &devs[i].snaplen);
