@@ -13,6 +13,8 @@
 #                prints line coverage (docs/debug-tier.md)
 #   make mutate  mutation check of the host-tested format code (not in check)
 #   make soak    10,000+ enumerated BTT power cuts in one nfit_test boot
+#   make fuzz-guest   the interface fuzzer on the debug kernel for
+#                FUZZ_SECONDS (FUZZ_PLATFORM=nfit_test|qemu, FUZZ_SEED)
 #   make install  libndctl-nvt, nvt-ndctl, its manuals and bash completion
 #                (PREFIX=/usr/local, DESTDIR, BINDIR, LIBDIR, ...; README.md);
 #                make uninstall removes them; make man builds the manuals
@@ -47,7 +49,7 @@ SUBMAKE = $(MAKE) --no-print-directory
 all: modules
 
 help:
-	@sed -n '2,23p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,25p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@scripts/install-deps.sh
@@ -176,6 +178,37 @@ check-debug: deps userspace tools
 		DEBUG_TIMEOUT="$(DEBUG_TIMEOUT)" DEBUG_JOBS="$(DEBUG_JOBS)" \
 		DEBUG_SMP="$(DEBUG_SMP)" MAKE="$(MAKE)" PYTHON="$(PYTHON)" \
 		scripts/check-debug.sh
+
+# The interface fuzzer (tests/guest/tools/nvt-fuzz.c, docs/debug-tier.md)
+# on the debug kernel's test build for FUZZ_SECONDS: check-debug with one
+# boot of its plan (FUZZ_PLATFORM nfit_test: nt-label-fault, whose fuzz-nt
+# reloads nfit_test; qemu: dax-tq, fuzz-qemu on the namespaces dax-write
+# left) and the fuzzer's budget set by time.  FUZZ_SEED replays a run (a
+# fresh seed otherwise, printed).  Ends with the fuzzer's summary line
+# (operations, ops/s, failures) and check-debug's result line.
+FUZZ_SECONDS ?= 600
+FUZZ_PLATFORM ?= nfit_test
+FUZZ_SEED ?= $(shell date +%s)
+FUZZ_BOOT_nfit_test := nt-label-fault
+FUZZ_BOOT_qemu := dax-tq
+FUZZ_TEST_nfit_test := fuzz-nt
+FUZZ_TEST_qemu := fuzz-qemu
+.PHONY: fuzz-guest
+fuzz-guest:
+	@[ -n "$(FUZZ_BOOT_$(FUZZ_PLATFORM))" ] || \
+		{ echo "fuzz-guest: FUZZ_PLATFORM is nfit_test or qemu"; exit 2; }
+	@mkdir -p $(BUILD); echo $(FUZZ_BOOT_$(FUZZ_PLATFORM)) > $(BUILD)/fuzz-guest.plan; \
+	echo "fuzz-guest: $(FUZZ_SECONDS) s of nvt-fuzz on $(FUZZ_PLATFORM)" \
+		"(boot $(FUZZ_BOOT_$(FUZZ_PLATFORM))), seed $(FUZZ_SEED)"; \
+	$(SUBMAKE) check-debug DEBUG_PLAN=$(BUILD)/fuzz-guest.plan \
+		DEBUG_TIMEOUT=$$(($(FUZZ_SECONDS) + 1500)) \
+		DEBUG_APPEND="$(filter-out NVT_TEST_TIMEOUT=%,$(DEBUG_APPEND)) \
+		NVT_TEST_TIMEOUT=$$(($(FUZZ_SECONDS) + 900)) \
+		NVT_FUZZ_SECONDS=$(FUZZ_SECONDS) NVT_FUZZ_SEED=$(FUZZ_SEED)"; rc=$$?; \
+	grep -h '^# \(nvt-fuzz: seed .* ops \|nvt-fuzz: time:\|MISMATCH\)' \
+		$(BUILD)/logs-debug/$(FUZZ_BOOT_$(FUZZ_PLATFORM)).log | \
+		sed 's/^# /fuzz-guest: /'; \
+	exit $$rc
 
 # At least 10,000 enumerated BTT power cuts (tests/guest/plan-soak); not
 # in check (about ten minutes).
