@@ -197,7 +197,7 @@ _check-boots:
 DKMS_UPGRADE_MK ?= $(firstword $(filter-out $(KERNEL_MK),$(wildcard $(BUILD)/kernel-*amd64.mk $(BUILD)/kernel.mk)))
 deb:
 	@scripts/make-deb.sh >/dev/null
-deb-check: kernel
+deb-check: kernel $(if $(filter 1,$(BOOT)),tools)
 	@$(SUBMAKE) _deb-check
 _deb-check:
 	@KDIR=$(KDIR) WORK=$(BUILD)/$(if $(KTAG),$(KTAG)/)dkms-check \
