@@ -15,6 +15,10 @@
 #   make soak    10,000+ enumerated BTT power cuts in one nfit_test boot
 #   make fuzz-guest   the interface fuzzer on the debug kernel for
 #                FUZZ_SECONDS (FUZZ_PLATFORM=nfit_test|qemu, FUZZ_SEED)
+#   make check-boots KFLAVOUR=rt-amd64   a few boots (BOOTS=file) on another
+#                kernel flavour (cloud-amd64, rt-amd64) or ABI (KABI=6.1.0-47)
+#   make deb     build/deb/libnvdimm-dkms_*.deb (module sources for DKMS);
+#                make deb-check tests it in a scratch DKMS tree (BOOT=1)
 #   make install  libndctl-nvt, nvt-ndctl, its manuals and bash completion
 #                (PREFIX=/usr/local, DESTDIR, BINDIR, LIBDIR, ...; README.md);
 #                make uninstall removes them; make man builds the manuals
@@ -30,10 +34,33 @@ BUILD := $(TOP)/build
 PYTHON ?= python3
 NVT = $(PYTHON) $(TOP)/vm/nvt.py
 
--include $(BUILD)/kernel.mk
-
+# Kernel flavours and ABIs (docs/harness.md "Kernel flavours"): KFLAVOUR=
+# amd64 (default) | cloud-amd64 | rt-amd64, KABI=6.1.0-NN for an older ABI
+# than the archive's current one.  Anything but the default gets its own
+# make fragment (build/kernel-TAG.mk), module and object dirs, images,
+# backing files, logs and guest output under build/TAG/, TAG being
+# rt-amd64 or 6.1.0-47-amd64: a flavour run never touches the default's.
+KFLAVOUR ?= amd64
+KABI ?=
+ifeq ($(KFLAVOUR)$(KABI),amd64)
+KTAG :=
+KERNEL_MK := $(BUILD)/kernel.mk
 MODULES_DIR ?= $(BUILD)/modules
 TEST_MODULES_DIR ?= $(BUILD)/test-modules
+KOBJ := $(BUILD)/kbuild/prod
+KTEST_OBJ := $(BUILD)/kbuild/test
+else
+KTAG := $(if $(KABI),$(KABI)-)$(KFLAVOUR)
+KERNEL_MK := $(BUILD)/kernel-$(KTAG).mk
+MODULES_DIR ?= $(BUILD)/$(KTAG)/modules
+TEST_MODULES_DIR ?= $(BUILD)/$(KTAG)/test-modules
+KOBJ := $(BUILD)/$(KTAG)/kbuild/prod
+KTEST_OBJ := $(BUILD)/$(KTAG)/kbuild/test
+NVT_VM ?= $(BUILD)/$(KTAG)/vm
+NVT_LOGS ?= $(BUILD)/$(KTAG)/logs
+NVT_GUEST_OUT ?= $(BUILD)/$(KTAG)/guest-out
+endif
+-include $(KERNEL_MK)
 SET ?= ours
 PLATFORM ?= qemu
 export KVER VMLINUZ STOCK_MODDIR MODULES_DIR TEST_MODULES_DIR
@@ -43,19 +70,20 @@ GUEST_TOOLS := $(patsubst tests/guest/tools/%.c,$(BUILD)/guest-tools/%,$(wildcar
 SUBMAKE = $(MAKE) --no-print-directory
 
 .PHONY: all help deps kernel modules userspace _userspace host-check tools initramfs run check \
-	check-stock check-debug bench bench-blk soak _soak clean _modules _host-check _initramfs _run \
+	check-stock check-boots _check-boots deb deb-check _deb-check check-debug bench bench-blk soak _soak clean _modules _host-check _initramfs _run \
 	_check _check-stock _bench install uninstall man
 
 all: modules
 
 help:
-	@sed -n '2,25p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,29p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@scripts/install-deps.sh
 
 kernel: deps
-	@scripts/fetch-kernel.sh
+	@KFLAVOUR=$(KFLAVOUR) OUT_MK=$(KERNEL_MK) \
+		KVER=$(if $(KABI),$(KABI)-$(KFLAVOUR),$(KVER)) scripts/fetch-kernel.sh
 
 # The kernel build (kernel/Makefile, the lead's) gets KDIR and OUT; it puts
 # libnvdimm.ko nfit.ko nd_pmem.ko ... into build/modules/, and its "test"
@@ -66,12 +94,13 @@ modules: kernel
 _modules:
 	@if [ -f kernel/Makefile ]; then \
 		rc=0; \
-		echo "build: kernel modules against $(KVER) -> build/modules/"; \
-		$(MAKE) -C kernel KDIR=$(KDIR) OUT=$(MODULES_DIR) KVER=$(KVER) \
-			KHDR_COMMON=$(KHDR_COMMON) || rc=1; \
-		echo "build: test build (nfit_test, --wrap) -> build/test-modules/"; \
-		$(MAKE) -C kernel test KDIR=$(KDIR) TEST_OUT=$(TEST_MODULES_DIR) \
+		echo "build: kernel modules against $(KVER) -> $(MODULES_DIR:$(TOP)/%=%)/"; \
+		$(MAKE) -C kernel KDIR=$(KDIR) OUT=$(MODULES_DIR) OBJ=$(KOBJ) \
 			KVER=$(KVER) KHDR_COMMON=$(KHDR_COMMON) || rc=1; \
+		echo "build: test build (nfit_test, --wrap) -> $(TEST_MODULES_DIR:$(TOP)/%=%)/"; \
+		$(MAKE) -C kernel test KDIR=$(KDIR) TEST_OUT=$(TEST_MODULES_DIR) \
+			TEST_OBJ=$(KTEST_OBJ) KVER=$(KVER) \
+			KHDR_COMMON=$(KHDR_COMMON) || rc=1; \
 		exit $$rc; \
 	else \
 		echo "build: kernel/Makefile not there yet, no modules built"; \
@@ -153,6 +182,34 @@ _check:
 	[ $${PIPESTATUS[0]} = 0 ] || steps="$$steps host-check"; \
 	$(SUBMAKE) tools || steps="$$steps tools"; \
 	$(CHECK_ENV) $(NVT) check --failed-steps "$$steps" --host-log $(BUILD)/host-check.log
+
+# Some boots of the plan on one kernel (KFLAVOUR/KABI): the modules built
+# against it, then the boots the file BOOTS names (tests/guest/plan-flavour:
+# QEMU's platform and nfit_test); CI's short rt-amd64 step.
+BOOTS ?= tests/guest/plan-flavour
+check-boots: kernel
+	@$(SUBMAKE) _check-boots
+_check-boots:
+	@steps=; \
+	$(SUBMAKE) _modules || steps="$$steps modules"; \
+	$(SUBMAKE) _userspace || steps="$$steps userspace"; \
+	$(SUBMAKE) tools || steps="$$steps tools"; \
+	$(NVT) check --boots $(BOOTS) --failed-steps "$$steps"
+
+# The Debian package libnvdimm-dkms (packaging/, scripts/make-deb.sh) in
+# build/deb/; deb-check (scripts/dkms-check.sh) builds and unpacks it, runs
+# DKMS in a scratch tree for the fetched kernel (KFLAVOUR/KABI pick it) and
+# checks that depmod picks our modules over the stock ones, which stay;
+# with a second fetched kernel (DKMS_UPGRADE_MK) an autoinstall for it as
+# on a kernel upgrade; BOOT=1 boots what DKMS built (ours-1, ours-2).
+DKMS_UPGRADE_MK ?= $(firstword $(filter-out $(KERNEL_MK),$(wildcard $(BUILD)/kernel-*amd64.mk $(BUILD)/kernel.mk)))
+deb:
+	@scripts/make-deb.sh >/dev/null
+deb-check: kernel $(if $(filter 1,$(BOOT)),tools)
+	@$(SUBMAKE) _deb-check
+_deb-check:
+	@KDIR=$(KDIR) WORK=$(BUILD)/$(if $(KTAG),$(KTAG)/)dkms-check \
+		DKMS_UPGRADE_MK=$(DKMS_UPGRADE_MK) BOOT=$(BOOT) scripts/dkms-check.sh
 
 check-stock: kernel userspace tools
 	@$(SUBMAKE) _check-stock

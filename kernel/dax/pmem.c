@@ -104,6 +104,7 @@ static struct nd_device_driver dax_pmem_driver = {
 module_nd_driver(dax_pmem_driver);
 
 MODULE_LICENSE("GPL v2");
+MODULE_VERSION(LIBNVDIMM_VERSION);
 MODULE_DESCRIPTION("dax_pmem: device-dax over persistent memory namespaces");
 MODULE_AUTHOR("libnvdimm developers");
 MODULE_ALIAS_ND_DEVICE(ND_DEVICE_DAX_PMEM);

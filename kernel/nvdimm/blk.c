@@ -298,6 +298,7 @@ static struct nd_device_driver nd_blk_driver = {
 module_nd_driver(nd_blk_driver);
 
 MODULE_LICENSE("GPL v2");
+MODULE_VERSION(LIBNVDIMM_VERSION);
 MODULE_DESCRIPTION("nd_blk: block device over BLK namespaces (NVDIMM block windows)");
 MODULE_AUTHOR("libnvdimm developers");
 MODULE_ALIAS_ND_DEVICE(ND_DEVICE_NAMESPACE_BLK);

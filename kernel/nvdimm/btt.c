@@ -1157,5 +1157,6 @@ void nvdimm_btt_set_ro(struct device *btt_dev, bool ro)
 EXPORT_SYMBOL_GPL(nvdimm_btt_set_ro);
 
 MODULE_LICENSE("GPL v2");
+MODULE_VERSION(LIBNVDIMM_VERSION);
 MODULE_DESCRIPTION("nd_btt: Block Translation Table, power-fail atomic sectors over NVDIMM namespaces");
 MODULE_AUTHOR("libnvdimm developers");

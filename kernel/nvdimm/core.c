@@ -198,5 +198,6 @@ static void __exit libnvdimm_exit(void)
 module_init(libnvdimm_init);
 module_exit(libnvdimm_exit);
 MODULE_LICENSE("GPL v2");
+MODULE_VERSION(LIBNVDIMM_VERSION);
 MODULE_DESCRIPTION("libnvdimm: NVDIMM bus, DIMM, region and namespace core");
 MODULE_AUTHOR("libnvdimm developers");

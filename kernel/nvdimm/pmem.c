@@ -378,6 +378,7 @@ static struct nd_device_driver nd_pmem_driver = {
 module_nd_driver(nd_pmem_driver);
 
 MODULE_LICENSE("GPL v2");
+MODULE_VERSION(LIBNVDIMM_VERSION);
 MODULE_DESCRIPTION("nd_pmem: block device over persistent memory namespaces");
 MODULE_AUTHOR("libnvdimm developers");
 MODULE_ALIAS("pmem");

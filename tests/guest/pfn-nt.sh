@@ -74,13 +74,21 @@ case "$ps $ds" in
 esac
 pf=$r/$ps
 dx=$r/$ds
-# x86-64 with huge pages (TCG's CPU has PSE): 4 KiB, 2 MiB, 1 GiB; 2 MiB default
+# x86-64 with huge pages (TCG's CPU has PSE): 4 KiB, 2 MiB, 1 GiB; 2 MiB
+# default.  A kernel built without CONFIG_TRANSPARENT_HUGEPAGE (PREEMPT_RT:
+# the rt-amd64 flavour) has no /sys/kernel/mm/transparent_hugepage and maps
+# 4 KiB pages only: 4 KiB is then the only alignment, and the default.
+if [ -d /sys/kernel/mm/transparent_hugepage ]; then
+	thp=1 aligns="4096 2097152 1073741824" dalign=2097152
+else
+	thp= aligns=4096 dalign=4096
+fi
 expect_eq "$ps: idle state (uuid, mode, align, supported_alignments, namespace, modalias, size, resource)" \
 	"$(ns_rd $pf/uuid) $(cat $pf/mode) $(cat $pf/align) $(cat $pf/supported_alignments) $(ns_rd $pf/namespace) $(cat $pf/modalias) $(ns_rd $pf/size) $(ns_rd $pf/resource)" \
-	"- none 2097152 4096 2097152 1073741824  - nd:t4 err err"
+	"- none $dalign $aligns  - nd:t4 err err"
 expect_eq "$ds: idle state (mode, align, modalias, devtype)" \
 	"$(cat $dx/mode) $(cat $dx/align) $(cat $dx/modalias) $(cat $dx/devtype)" \
-	"none 2097152 nd:t7 nd_dax"
+	"none $dalign nd:t7 nd_dax"
 expect_eq "$n: mode raw, no holder" "$(cat $ns/mode) $(ns_rd $ns/holder)" "raw -"
 
 # --- bad input ---------------------------------------------------------------
@@ -168,14 +176,19 @@ btt_release $ap
 ps=$(cat $r/pfn_seed)
 pf=$r/$ps
 sum=$(meta_sum)
-expect_eq "$ps: uuid of the media, align 2 MiB, namespace $n" \
-	"$(ns_w $pf/uuid $U) $(ns_w $pf/mode pmem) $(ns_w $pf/align 2097152) $(ns_w $pf/namespace $n)" "ok ok ok ok"
-dmark
-expect_eq "bind $ps (media says align 4096)" "$(ns_w $bind $ps)" "Operation not supported"
-expect_eq "info block untouched" "$(meta_sum)" "$sum"
-dsince | grep -q "$ps: $n: its info block has mode 2 align 4096, this device mode 2 align 2097152: not attached" &&
-	ok "the mismatch is logged" || nok "no log line for the mismatch"
-btt_release $pf
+if [ -z "$thp" ]; then
+	skip "$ps: bind with an align the media contradicts" \
+		"kernel without transparent huge pages: 4096, the media's, is the only align"
+else
+	expect_eq "$ps: uuid of the media, align 2 MiB, namespace $n" \
+		"$(ns_w $pf/uuid $U) $(ns_w $pf/mode pmem) $(ns_w $pf/align 2097152) $(ns_w $pf/namespace $n)" "ok ok ok ok"
+	dmark
+	expect_eq "bind $ps (media says align 4096)" "$(ns_w $bind $ps)" "Operation not supported"
+	expect_eq "info block untouched" "$(meta_sum)" "$sum"
+	dsince | grep -q "$ps: $n: its info block has mode 2 align 4096, this device mode 2 align 2097152: not attached" &&
+		ok "the mismatch is logged" || nok "no log line for the mismatch"
+	btt_release $pf
+fi
 
 # --- a damaged info block -------------------------------------------------------
 # one byte of the padding: only the checksum tells

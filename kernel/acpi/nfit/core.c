@@ -999,5 +999,6 @@ static void __exit nfit_exit(void)
 module_init(nfit_init);
 module_exit(nfit_exit);
 MODULE_LICENSE("GPL v2");
+MODULE_VERSION(LIBNVDIMM_VERSION);
 MODULE_DESCRIPTION("nfit: ACPI NFIT NVDIMM bus provider");
 MODULE_AUTHOR("libnvdimm developers");
