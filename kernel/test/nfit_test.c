@@ -239,11 +239,15 @@ enum {
 	NT_DEFECT_MAP_NO_IDT,		/* memory device map: interleave table 9 */
 	NT_DEFECT_ISET_SHORT,		/* memory device map: 2 ways, 1 map */
 	NT_DEFECT_ISET_MIXED,		/* + map of DIMM 0x1 to range 1 saying 2 ways */
+	NT_DEFECT_WAYS32,		/* valid: 32 DIMMs interleaved, a region's most */
+	NT_DEFECT_WAYS33,		/* 33 DIMMs interleaved: one too many */
+	NT_DEFECT_MAP_SIZE0,		/* memory device map of 0 bytes */
 	NT_DEFECT_NR,
 };
 
-/* room for what the defects append */
-#define NT_DEFECT_ROOM	256
+/* room for what the defects append: 32 more maps and control regions */
+#define NT_DEFECT_ROOM	(32 * (sizeof(struct acpi_nfit_memory_map) + \
+			       sizeof(struct acpi_nfit_control_region)))
 
 static unsigned int nfit_defect;
 
@@ -263,7 +267,7 @@ static const struct kernel_param_ops nt_defect_ops = {
 };
 
 module_param_cb(nfit_defect, &nt_defect_ops, &nfit_defect, 0644);
-MODULE_PARM_DESC(nfit_defect, "nfit_test.1's NFIT, from its next bind: table defect 1..32 (docs/nfit_test.md; 0: none)");
+MODULE_PARM_DESC(nfit_defect, "nfit_test.1's NFIT, from its next bind: table defect 1..35 (docs/nfit_test.md; 0: none)");
 
 /*
  * How nfit_test.0's NFIT describes a DIMM's block windows, from its next
@@ -1375,6 +1379,30 @@ static void nt_nfit_cut(struct nt_nfit *b, struct acpi_nfit_header *hdr,
 	hdr->length = len;
 }
 
+/* DIMMs 1..@ways-1 join DIMM 0's map (@map) and control region (@dcr). */
+static void nt_defect_ways(struct nt_nfit *b, struct acpi_nfit_memory_map *map,
+			   struct acpi_nfit_control_region *dcr, u16 ways)
+{
+	struct acpi_nfit_control_region *dcr2;
+	struct acpi_nfit_memory_map *map2;
+	u16 i;
+
+	map->interleave_ways = ways;
+	map->region_size = NT_DIMM_SIZE / 32;
+	for (i = 1; i < ways; i++) {
+		map2 = nt_nfit_copy(b, &map->header);
+		dcr2 = nt_nfit_copy(b, &dcr->header);
+		if (!map2 || !dcr2)
+			return;
+		map2->device_handle = i;
+		map2->physical_id = i;
+		map2->region_index = i + 1;
+		map2->region_offset = i * NT_ILEAVE;
+		dcr2->region_index = i + 1;
+		dcr2->serial_number = ~(u32)i;
+	}
+}
+
 /* The defects in the subtables (nt_defect_header() does the header). */
 static void nt_defect_subtables(struct nt_nfit *b, unsigned int how)
 {
@@ -1502,6 +1530,14 @@ static void nt_defect_subtables(struct nt_nfit *b, unsigned int how)
 		break;
 	case NT_DEFECT_ISET_SHORT:
 		map->interleave_ways = 2;
+		break;
+	case NT_DEFECT_WAYS32:
+	case NT_DEFECT_WAYS33:
+		nt_defect_ways(b, map, dcr,
+			       how == NT_DEFECT_WAYS32 ? 32 : 33);
+		break;
+	case NT_DEFECT_MAP_SIZE0:
+		map->region_size = 0;
 		break;
 	case NT_DEFECT_MAP_DUP:
 	case NT_DEFECT_MAP_NO_SPA:

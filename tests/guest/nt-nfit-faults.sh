@@ -15,8 +15,10 @@
 #     and expose the rest: the DIMM (from its map) and the PM region
 #     (from its range, with the DIMMs mapped into it)
 # Every case: "DIMMs regions mappings" of nfit_test.1's bus, the kernel's
-# line; at the end the knob refuses a defect that does not exist, and
-# with 0 the DIMM and its region are back.
+# line.  Then a 32-way interleave set (the most a region takes: every
+# mappingN attribute), 33 ways and a map of 0 bytes (the region refused).
+# At the end the knob refuses a defect that does not exist, and with 0
+# the DIMM and its region are back.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/nfit_test.inc"
 . "$(dirname "$0")/ns.inc"
@@ -37,11 +39,12 @@ shape() {
 	echo "$(ls -d $b/nmem* 2> /dev/null | wc -l) $(ls -d $b/region* 2> /dev/null | wc -l) $n"
 }
 
-# defect N NAME SHAPE LOGLINE: bind nfit_test.1 with defect N; its bind
-# answer ("refused": EINVAL), its shape and a kernel line matching
-# LOGLINE (grep -E; "-": no "NFIT:" line at all)
+# defect N NAME SHAPE LOGLINE [WHO]: bind nfit_test.1 with defect N; its
+# bind answer ("no bus": EINVAL), its shape and a kernel line matching
+# WHO LOGLINE (grep -E; WHO: "nfit_test.1: NFIT: " unless given; LOGLINE
+# "-": no "NFIT:" line at all)
 defect() {
-	local n=$1 name=$2 want=$3 line=$4 r got
+	local n=$1 name=$2 want=$3 line=$4 who=${5:-"nfit_test.1: NFIT: "} r got
 	echo nfit_test.1 > $PD/unbind 2> /dev/null
 	echo $n > $KNOB
 	ns_mark
@@ -56,10 +59,10 @@ defect() {
 			nok "defect $n ($name): a warning for a valid table"
 			sed 's/^/#   /' /tmp/nf.log
 		} || ok "defect $n ($name): no NFIT warning"
-	elif grep -qE "nfit_test.1: NFIT: $line" /tmp/nf.log; then
-		ok "defect $n ($name): $(grep -m 1 -E "NFIT: $line" /tmp/nf.log | sed 's/^\[[^]]*\] //')"
+	elif grep -qE "$who$line" /tmp/nf.log; then
+		ok "defect $n ($name): $(grep -m 1 -E "$who$line" /tmp/nf.log | sed 's/^\[[^]]*\] //')"
 	else
-		nok "defect $n ($name): no kernel line matching 'NFIT: $line'"
+		nok "defect $n ($name): no kernel line matching '$who$line'"
 		sed 's/^/#   /' /tmp/nf.log
 	fi
 }
@@ -108,9 +111,27 @@ defect 30 "map to a missing interleave table" "0 1 0" "memory device map at offs
 defect 31 "2 ways, 1 map" "0 0 0" "SPA range 1: interleave set incomplete \\(1 of 2 ways mapped\\), range ignored"
 defect 32 "maps disagreeing on ways" "0 0 0" "SPA range 1: interleave set incomplete \\(2 maps disagree on interleave ways\\), range ignored"
 
+
+# --- the widest interleave set, one DIMM too many, a map of 0 bytes -----------------
+# 32 DIMMs (handles 0..31), each 1 MiB of range 1 at DPA 0, line i: the
+# region shows mapping0..mapping31, DIMM i in mapping i at position i
+defect 33 "32-way interleave set" "32 1 32" -
+R=$(nt_bus 1)/$(nt_region 1 1)
+bad=
+for i in $(seq 0 31); do
+	m=$(cat $R/mapping$i 2>&1)
+	d=$(nt_dimm 1 $i)
+	[ "$m" = "$d,0,1048576,$i" ] || bad="$bad mapping$i='$m'(want $d,0,1048576,$i)"
+done
+[ -z "$bad" ] && ok "32-way set: mapping0..31 name DIMMs 0..31, DPA 0, 1 MiB, positions 0..31" ||
+	nok "32-way set:$bad"
+[ -e $R/mapping32 ] && nok "32-way set: a mapping32 attribute" || ok "32-way set: no mapping32"
+defect 34 "33-way interleave set" "33 0 0" "PMEM region with 33 mappings \\(max 32\\)" "ndbus[0-9]*: "
+defect 35 "map of 0 bytes" "1 0 0" "PMEM region: bad mapping 0" "ndbus[0-9]*: "
+
 # --- the knob itself, and back to a good table -------------------------------------
-expect_eq "nfit_defect 33 (no such defect): refused" "$(ns_w $KNOB 33)" "Invalid argument"
-expect_eq "nfit_defect after the refused write: still 32" "$(cat $KNOB)" "32"
+expect_eq "nfit_defect 36 (no such defect): refused" "$(ns_w $KNOB 36)" "Invalid argument"
+expect_eq "nfit_defect after the refused write: still 35" "$(cat $KNOB)" "35"
 echo nfit_test.1 > $PD/unbind
 echo 0 > $KNOB
 ns_mark
