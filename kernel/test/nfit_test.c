@@ -242,6 +242,9 @@ enum {
 	NT_DEFECT_WAYS32,		/* valid: 32 DIMMs interleaved, a region's most */
 	NT_DEFECT_WAYS33,		/* 33 DIMMs interleaved: one too many */
 	NT_DEFECT_MAP_SIZE0,		/* memory device map of 0 bytes */
+	NT_DEFECT_TINY,			/* only 20 bytes handed to nfit */
+	NT_DEFECT_BDW_DUP,		/* two block data windows of control region 1 */
+	NT_DEFECT_SPA_IOMEM,		/* SPA range 1 at 0: over the guest's RAM */
 	NT_DEFECT_NR,
 };
 
@@ -267,7 +270,7 @@ static const struct kernel_param_ops nt_defect_ops = {
 };
 
 module_param_cb(nfit_defect, &nt_defect_ops, &nfit_defect, 0644);
-MODULE_PARM_DESC(nfit_defect, "nfit_test.1's NFIT, from its next bind: table defect 1..35 (docs/nfit_test.md; 0: none)");
+MODULE_PARM_DESC(nfit_defect, "nfit_test.1's NFIT, from its next bind: table defect 1..38 (docs/nfit_test.md; 0: none)");
 
 /*
  * How nfit_test.0's NFIT describes a DIMM's block windows, from its next
@@ -1539,6 +1542,19 @@ static void nt_defect_subtables(struct nt_nfit *b, unsigned int how)
 	case NT_DEFECT_MAP_SIZE0:
 		map->region_size = 0;
 		break;
+	case NT_DEFECT_BDW_DUP:
+		bdw = nt_nfit_add(b, ACPI_NFIT_TYPE_DATA_REGION, sizeof(*bdw));
+		if (!bdw)
+			break;
+		bdw->region_index = dcr->region_index;
+		bdw->windows = 1;
+		bdw->size = SZ_4K;
+		bdw->capacity = SZ_4K;
+		nt_nfit_copy(b, &bdw->header);
+		break;
+	case NT_DEFECT_SPA_IOMEM:
+		spa->address = 0;
+		break;
 	case NT_DEFECT_MAP_DUP:
 	case NT_DEFECT_MAP_NO_SPA:
 	case NT_DEFECT_ISET_MIXED:
@@ -1572,6 +1588,9 @@ static void nt_defect_header(struct nt_nfit *b, unsigned int how)
 		break;
 	case NT_DEFECT_CHECKSUM:
 		nfit->header.checksum++;
+		break;
+	case NT_DEFECT_TINY:
+		b->len = 20;
 		break;
 	}
 }

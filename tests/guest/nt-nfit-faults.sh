@@ -116,22 +116,35 @@ defect 32 "maps disagreeing on ways" "0 0 0" "SPA range 1: interleave set incomp
 # 32 DIMMs (handles 0..31), each 1 MiB of range 1 at DPA 0, line i: the
 # region shows mapping0..mapping31, DIMM i in mapping i at position i
 defect 33 "32-way interleave set" "32 1 32" -
-R=$(nt_bus 1)/$(nt_region 1 1)
+B=$(nt_bus 1)
+R=$B/$(nt_region 1 1)
+# the DIMM name of each handle, once (read, not cat: 32 DIMMs, debug kernel)
+for d in $B/nmem*; do
+	read h < $d/nfit/handle
+	eval "dimm_$((h))=${d##*/}"
+done
 bad=
-for i in $(seq 0 31); do
-	m=$(cat $R/mapping$i 2>&1)
-	d=$(nt_dimm 1 $i)
+i=0
+while [ $i -lt 32 ]; do
+	m=
+	read m < $R/mapping$i
+	eval "d=\$dimm_$i"
 	[ "$m" = "$d,0,1048576,$i" ] || bad="$bad mapping$i='$m'(want $d,0,1048576,$i)"
+	i=$((i + 1))
 done
 [ -z "$bad" ] && ok "32-way set: mapping0..31 name DIMMs 0..31, DPA 0, 1 MiB, positions 0..31" ||
 	nok "32-way set:$bad"
 [ -e $R/mapping32 ] && nok "32-way set: a mapping32 attribute" || ok "32-way set: no mapping32"
 defect 34 "33-way interleave set" "33 0 0" "PMEM region with 33 mappings \\(max 32\\)" "ndbus[0-9]*: "
 defect 35 "map of 0 bytes" "1 0 0" "PMEM region: bad mapping 0" "ndbus[0-9]*: "
+defect 36 "20 bytes of table" "no bus" "20 bytes cannot hold the table header, table refused"
+defect 37 "two block windows of control region 1" "1 1 1" "block data window at offset 0x110: second one for control region 1, ignored"
+# range 1 at 0 (32 MiB): across the guest's System RAM in iomem
+defect 38 "range over the guest's RAM" "1 0 0" "SPA range 1 \\[mem 0x00000000-0x01ffffff flags 0x200\\] conflicts in iomem: -16" "nfit_test.1: "
 
 # --- the knob itself, and back to a good table -------------------------------------
-expect_eq "nfit_defect 36 (no such defect): refused" "$(ns_w $KNOB 36)" "Invalid argument"
-expect_eq "nfit_defect after the refused write: still 35" "$(cat $KNOB)" "35"
+expect_eq "nfit_defect 39 (no such defect): refused" "$(ns_w $KNOB 39)" "Invalid argument"
+expect_eq "nfit_defect after the refused write: still 38" "$(cat $KNOB)" "38"
 echo nfit_test.1 > $PD/unbind
 echo 0 > $KNOB
 ns_mark
