@@ -12,6 +12,8 @@
 #                of tests/guest/plan-debug, any checker report fails,
 #                prints line coverage (docs/debug-tier.md)
 #   make mutate  mutation check of the host-tested format code (not in check)
+#   make fuzz    libFuzzer on the NFIT, label, BTT and PFN parsers (FUZZ_TIME
+#                seconds or FUZZ_RUNS executions each, FUZZ_TARGETS=)
 #   make soak    10,000+ enumerated BTT power cuts in one nfit_test boot
 #   make fuzz-guest   the interface fuzzer on the debug kernel for
 #                FUZZ_SECONDS (FUZZ_PLATFORM=nfit_test|qemu, FUZZ_SEED)
@@ -76,7 +78,7 @@ SUBMAKE = $(MAKE) --no-print-directory
 all: modules
 
 help:
-	@sed -n '2,29p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,31p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@scripts/install-deps.sh
@@ -119,6 +121,20 @@ _userspace:
 # install` after a build installs no packages.
 install uninstall man:
 	@$(MAKE) --no-print-directory -C userspace $@
+
+# libFuzzer on the four parsers of untrusted bytes (NFIT, label area, BTT,
+# PFN info block) in turn, each from its committed seeds for FUZZ_TIME
+# seconds (default 60) or FUZZ_RUNS executions; FUZZ_TARGETS= selects
+# (nfit labels btt pfn).  One summary line per target; a crash fails it
+# (docs/fuzzing.md).  Not in check (host-check runs a few seconds each).
+.PHONY: fuzz
+fuzz: kernel
+	@$(MAKE) --no-print-directory -C tests/host fuzz \
+		$(if $(KHDR_COMMON),KHDR_COMMON=$(KHDR_COMMON)) \
+		$(if $(FUZZ_TIME),FUZZ_TIME=$(FUZZ_TIME)) \
+		$(if $(FUZZ_RUNS),FUZZ_RUNS=$(FUZZ_RUNS)) \
+		$(if $(FUZZ_SEED),FUZZ_SEED=$(FUZZ_SEED)) \
+		$(if $(FUZZ_TARGETS),FUZZ_TARGETS="$(FUZZ_TARGETS)")
 
 # Semantic mutants of the four host-tested format files, each killed by
 # the host tests or marked equivalent (tests/host/README.md); not in check.

@@ -199,6 +199,80 @@ module_param(misalign, uint, 0644);
 MODULE_PARM_DESC(misalign, "nfit_test.1's NFIT, from its next bind: 1 DPA, 2 mapping size, 3 range address, 4 range length off a page boundary (0: none)");
 
 /*
+ * What nfit_test.1's table gets wrong at its next bind, for the NFIT
+ * parser's error paths: defects that refuse the whole table (header,
+ * subtable lengths), and entries that are malformed, duplicated or point
+ * nowhere, which the parser drops while the rest of the table stays in
+ * use.  The nt-nfit-faults guest test states what each one leaves.
+ */
+enum {
+	NT_DEFECT_NONE,
+	NT_DEFECT_SIGNATURE,		/* header signature "NFIX" */
+	NT_DEFECT_HDR_SHORT,		/* header length 16 */
+	NT_DEFECT_HDR_LONG,		/* header length 8 past the buffer */
+	NT_DEFECT_STRAY,		/* 3 bytes after the last subtable */
+	NT_DEFECT_SUB_TINY,		/* control region length 2 */
+	NT_DEFECT_SUB_PAST_END,		/* control region runs 8 past the end */
+	NT_DEFECT_CHECKSUM,		/* checksum off by one */
+	NT_DEFECT_UNKNOWN_TYPE,		/* an 8-byte subtable of type 0xff */
+	NT_DEFECT_SPA_SHORT,		/* SPA range cut to 40 bytes */
+	NT_DEFECT_SPA_INDEX0,		/* SPA range index 0 */
+	NT_DEFECT_SPA_DUP,		/* a second SPA range 1 */
+	NT_DEFECT_SPA_ZERO,		/* + PM range 2 of length 0 */
+	NT_DEFECT_SPA_WRAP,		/* + PM range 2 wrapping past 2^64 */
+	NT_DEFECT_SPA_OVERLAP,		/* + PM range 2 inside range 1 */
+	NT_DEFECT_DCR_INDEX0,		/* + control region 0 */
+	NT_DEFECT_DCR_DUP,		/* a second control region 1 */
+	NT_DEFECT_DCR_WINDOWS,		/* + control region 2: 2 windows, no fields */
+	NT_DEFECT_IDT_INDEX0,		/* + interleave table 0 */
+	NT_DEFECT_IDT_DUP,		/* interleave table 7 twice */
+	NT_DEFECT_IDT_EMPTY,		/* + interleave table 8: 0 lines */
+	NT_DEFECT_IDT_LINES,		/* + interleave table 9: 1000 lines in 20 bytes */
+	NT_DEFECT_FLUSH_HINTS,		/* + flush hint: 100 hints in 24 bytes */
+	NT_DEFECT_FLUSH_DUP,		/* two flush hints (no addresses) of DIMM 0 */
+	NT_DEFECT_BDW_NO_DCR,		/* + block data window of control region 9 */
+	NT_DEFECT_MAP_SHORT,		/* memory device map cut to 40 bytes */
+	NT_DEFECT_MAP_WAYS0,		/* memory device map: 0 ways */
+	NT_DEFECT_MAP_DUP,		/* a second map of DIMM 0 to range 1 */
+	NT_DEFECT_MAP_NO_SPA,		/* + map of DIMM 0x1 to SPA range 9 */
+	NT_DEFECT_MAP_NO_DCR,		/* memory device map: control region 9 */
+	NT_DEFECT_MAP_NO_IDT,		/* memory device map: interleave table 9 */
+	NT_DEFECT_ISET_SHORT,		/* memory device map: 2 ways, 1 map */
+	NT_DEFECT_ISET_MIXED,		/* + map of DIMM 0x1 to range 1 saying 2 ways */
+	NT_DEFECT_WAYS32,		/* valid: 32 DIMMs interleaved, a region's most */
+	NT_DEFECT_WAYS33,		/* 33 DIMMs interleaved: one too many */
+	NT_DEFECT_MAP_SIZE0,		/* memory device map of 0 bytes */
+	NT_DEFECT_TINY,			/* only 20 bytes handed to nfit */
+	NT_DEFECT_BDW_DUP,		/* two block data windows of control region 1 */
+	NT_DEFECT_SPA_IOMEM,		/* SPA range 1 at 0: over the guest's RAM */
+	NT_DEFECT_NR,
+};
+
+/* room for what the defects append: 32 more maps and control regions */
+#define NT_DEFECT_ROOM	(32 * (sizeof(struct acpi_nfit_memory_map) + \
+			       sizeof(struct acpi_nfit_control_region)))
+
+static unsigned int nfit_defect;
+
+static int nt_defect_set(const char *val, const struct kernel_param *kp)
+{
+	int rc = param_set_uint_minmax(val, kp, 0, NT_DEFECT_NR - 1);
+
+	if (rc)
+		pr_warn("nfit_test: nfit_defect '%.*s' refused: 0..%d\n",
+			(int)strcspn(val, "\n"), val, NT_DEFECT_NR - 1);
+	return rc;
+}
+
+static const struct kernel_param_ops nt_defect_ops = {
+	.set = nt_defect_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(nfit_defect, &nt_defect_ops, &nfit_defect, 0644);
+MODULE_PARM_DESC(nfit_defect, "nfit_test.1's NFIT, from its next bind: table defect 1..38 (docs/nfit_test.md; 0: none)");
+
+/*
  * How nfit_test.0's NFIT describes a DIMM's block windows, from its next
  * bind: v4.2's layout, two other valid ones that the driver must follow
  * exactly (the mock places the data where the table says), and tables
@@ -1272,10 +1346,260 @@ static void nt_misalign(struct nfit_test *t, struct nt_nfit *b)
 		 how, how <= NT_MISALIGN_MAP_SIZE ? "mapping" : "range");
 }
 
+/* First subtable of @type in @b, or NULL. */
+static struct acpi_nfit_header *nt_nfit_find(struct nt_nfit *b, u16 type)
+{
+	struct acpi_nfit_header *hdr;
+	u32 off;
+
+	for (off = sizeof(struct acpi_table_nfit); off < b->len;
+	     off += hdr->length) {
+		hdr = (struct acpi_nfit_header *)(b->buf + off);
+		if (hdr->type == type)
+			return hdr;
+	}
+	return NULL;
+}
+
+/* Append a copy of @hdr (for a duplicate, or to modify). */
+static void *nt_nfit_copy(struct nt_nfit *b, const struct acpi_nfit_header *hdr)
+{
+	void *p = nt_nfit_add(b, hdr->type, hdr->length);
+
+	if (p)
+		memcpy(p, hdr, hdr->length);
+	return p;
+}
+
+/* Cut @hdr to @len bytes, the subtables after it move up. */
+static void nt_nfit_cut(struct nt_nfit *b, struct acpi_nfit_header *hdr,
+			u16 len)
+{
+	u8 *end = (u8 *)hdr + hdr->length;
+
+	memmove((u8 *)hdr + len, end, b->buf + b->len - end);
+	b->len -= hdr->length - len;
+	hdr->length = len;
+}
+
+/* DIMMs 1..@ways-1 join DIMM 0's map (@map) and control region (@dcr). */
+static void nt_defect_ways(struct nt_nfit *b, struct acpi_nfit_memory_map *map,
+			   struct acpi_nfit_control_region *dcr, u16 ways)
+{
+	struct acpi_nfit_control_region *dcr2;
+	struct acpi_nfit_memory_map *map2;
+	u16 i;
+
+	map->interleave_ways = ways;
+	map->region_size = NT_DIMM_SIZE / 32;
+	for (i = 1; i < ways; i++) {
+		map2 = nt_nfit_copy(b, &map->header);
+		dcr2 = nt_nfit_copy(b, &dcr->header);
+		if (!map2 || !dcr2)
+			return;
+		map2->device_handle = i;
+		map2->physical_id = i;
+		map2->region_index = i + 1;
+		map2->region_offset = i * NT_ILEAVE;
+		dcr2->region_index = i + 1;
+		dcr2->serial_number = ~(u32)i;
+	}
+}
+
+/* The defects in the subtables (nt_defect_header() does the header). */
+static void nt_defect_subtables(struct nt_nfit *b, unsigned int how)
+{
+	struct acpi_nfit_system_address *spa, *spa2;
+	struct acpi_nfit_control_region *dcr, *dcr2;
+	struct acpi_nfit_memory_map *map, *map2;
+	struct acpi_nfit_flush_address *flush;
+	struct acpi_nfit_data_region *bdw;
+	struct acpi_nfit_interleave *idt;
+	u16 ilen = offsetof(struct acpi_nfit_interleave, line_offset);
+	u16 flen = offsetof(struct acpi_nfit_flush_address, hint_address);
+
+	spa = (void *)nt_nfit_find(b, ACPI_NFIT_TYPE_SYSTEM_ADDRESS);
+	map = (void *)nt_nfit_find(b, ACPI_NFIT_TYPE_MEMORY_MAP);
+	dcr = (void *)nt_nfit_find(b, ACPI_NFIT_TYPE_CONTROL_REGION);
+	if (!spa || !map || !dcr)
+		return;
+
+	switch (how) {
+	case NT_DEFECT_STRAY:
+		if (!WARN_ON_ONCE(b->len + 3 > b->cap))
+			b->len += 3;
+		break;
+	case NT_DEFECT_SUB_TINY:
+		dcr->header.length = 2;
+		break;
+	case NT_DEFECT_SUB_PAST_END:
+		dcr->header.length += 8;
+		break;
+	case NT_DEFECT_UNKNOWN_TYPE:
+		nt_nfit_add(b, 0xff, 8);
+		break;
+	case NT_DEFECT_SPA_SHORT:
+		nt_nfit_cut(b, &spa->header, 40);
+		break;
+	case NT_DEFECT_SPA_INDEX0:
+		spa->range_index = 0;
+		break;
+	case NT_DEFECT_SPA_DUP:
+		nt_nfit_copy(b, &spa->header);
+		break;
+	case NT_DEFECT_SPA_ZERO:
+	case NT_DEFECT_SPA_WRAP:
+	case NT_DEFECT_SPA_OVERLAP:
+		spa2 = nt_nfit_copy(b, &spa->header);
+		if (!spa2)
+			break;
+		spa2->range_index = 2;
+		if (how == NT_DEFECT_SPA_ZERO) {
+			spa2->length = 0;
+		} else if (how == NT_DEFECT_SPA_WRAP) {
+			spa2->address = ~0ULL - SZ_1M + 1 + SZ_4K;
+			spa2->length = SZ_1M;
+		} else {
+			spa2->address += SZ_4K;
+			spa2->length = SZ_4K;
+		}
+		break;
+	case NT_DEFECT_DCR_INDEX0:
+	case NT_DEFECT_DCR_DUP:
+		dcr2 = nt_nfit_copy(b, &dcr->header);
+		if (dcr2 && how == NT_DEFECT_DCR_INDEX0)
+			dcr2->region_index = 0;
+		break;
+	case NT_DEFECT_DCR_WINDOWS:
+		dcr2 = nt_nfit_add(b, ACPI_NFIT_TYPE_CONTROL_REGION,
+				   offsetofend(struct acpi_nfit_control_region,
+					       windows));
+		if (!dcr2)
+			break;
+		dcr2->region_index = 2;
+		dcr2->windows = 2;
+		break;
+	case NT_DEFECT_IDT_INDEX0:
+	case NT_DEFECT_IDT_DUP:
+	case NT_DEFECT_IDT_EMPTY:
+	case NT_DEFECT_IDT_LINES:
+		idt = nt_nfit_add(b, ACPI_NFIT_TYPE_INTERLEAVE, ilen + 4);
+		if (!idt)
+			break;
+		idt->interleave_index = how == NT_DEFECT_IDT_INDEX0 ? 0 :
+			how == NT_DEFECT_IDT_DUP ? 7 :
+			how == NT_DEFECT_IDT_EMPTY ? 8 : 9;
+		idt->line_count = how == NT_DEFECT_IDT_EMPTY ? 0 :
+			how == NT_DEFECT_IDT_LINES ? 1000 : 1;
+		idt->line_size = 256;
+		if (how == NT_DEFECT_IDT_DUP)
+			nt_nfit_copy(b, &idt->header);
+		break;
+	case NT_DEFECT_FLUSH_HINTS:
+	case NT_DEFECT_FLUSH_DUP:
+		flush = nt_nfit_add(b, ACPI_NFIT_TYPE_FLUSH_ADDRESS,
+				    flen + 8);
+		if (!flush)
+			break;
+		flush->device_handle = map->device_handle;
+		if (how == NT_DEFECT_FLUSH_HINTS) {
+			flush->hint_count = 100;
+		} else {
+			flush->header.length = flen;
+			b->len -= 8;
+			nt_nfit_copy(b, &flush->header);
+		}
+		break;
+	case NT_DEFECT_BDW_NO_DCR:
+		bdw = nt_nfit_add(b, ACPI_NFIT_TYPE_DATA_REGION, sizeof(*bdw));
+		if (!bdw)
+			break;
+		bdw->region_index = 9;
+		bdw->windows = 1;
+		bdw->size = SZ_4K;
+		bdw->capacity = SZ_4K;
+		break;
+	case NT_DEFECT_MAP_SHORT:
+		nt_nfit_cut(b, &map->header, 40);
+		break;
+	case NT_DEFECT_MAP_WAYS0:
+		map->interleave_ways = 0;
+		break;
+	case NT_DEFECT_MAP_NO_DCR:
+		map->region_index = 9;
+		break;
+	case NT_DEFECT_MAP_NO_IDT:
+		map->interleave_index = 9;
+		break;
+	case NT_DEFECT_ISET_SHORT:
+		map->interleave_ways = 2;
+		break;
+	case NT_DEFECT_WAYS32:
+	case NT_DEFECT_WAYS33:
+		nt_defect_ways(b, map, dcr,
+			       how == NT_DEFECT_WAYS32 ? 32 : 33);
+		break;
+	case NT_DEFECT_MAP_SIZE0:
+		map->region_size = 0;
+		break;
+	case NT_DEFECT_BDW_DUP:
+		bdw = nt_nfit_add(b, ACPI_NFIT_TYPE_DATA_REGION, sizeof(*bdw));
+		if (!bdw)
+			break;
+		bdw->region_index = dcr->region_index;
+		bdw->windows = 1;
+		bdw->size = SZ_4K;
+		bdw->capacity = SZ_4K;
+		nt_nfit_copy(b, &bdw->header);
+		break;
+	case NT_DEFECT_SPA_IOMEM:
+		spa->address = 0;
+		break;
+	case NT_DEFECT_MAP_DUP:
+	case NT_DEFECT_MAP_NO_SPA:
+	case NT_DEFECT_ISET_MIXED:
+		map2 = nt_nfit_copy(b, &map->header);
+		if (!map2 || how == NT_DEFECT_MAP_DUP)
+			break;
+		map2->device_handle = 0x1;
+		map2->address += map2->region_size;
+		if (how == NT_DEFECT_MAP_NO_SPA)
+			map2->range_index = 9;
+		else
+			map2->interleave_ways = 2;
+		break;
+	}
+}
+
+/* The defects in the header, after the checksum. */
+static void nt_defect_header(struct nt_nfit *b, unsigned int how)
+{
+	struct acpi_table_nfit *nfit = (struct acpi_table_nfit *)b->buf;
+
+	switch (how) {
+	case NT_DEFECT_SIGNATURE:
+		nfit->header.signature[3] = 'X';
+		break;
+	case NT_DEFECT_HDR_SHORT:
+		nfit->header.length = 16;
+		break;
+	case NT_DEFECT_HDR_LONG:
+		nfit->header.length = b->len + 8;
+		break;
+	case NT_DEFECT_CHECKSUM:
+		nfit->header.checksum++;
+		break;
+	case NT_DEFECT_TINY:
+		b->len = 20;
+		break;
+	}
+}
+
 /* Build the NFIT of @t into @b; the caller frees @b->buf. */
 static int nt_build_nfit(struct nfit_test *t, struct nt_nfit *b)
 {
 	const struct nt_topology *topo = t->topo;
+	unsigned int defect = t->pdev->id == 1 ? READ_ONCE(nfit_defect) : 0;
 	struct acpi_table_nfit *nfit;
 	int nr_spa = topo->nr_sets, nr_memdev = 0, s, rc;
 	u8 sum = 0;
@@ -1295,7 +1619,8 @@ static int nt_build_nfit(struct nfit_test *t, struct nt_nfit *b)
 		 (sizeof(struct acpi_nfit_data_region) +
 		  2 * sizeof(struct acpi_nfit_interleave)) : 0) +
 		(topo->flush ? topo->nr_dimms *
-		 sizeof(struct acpi_nfit_flush_address) : 0);
+		 sizeof(struct acpi_nfit_flush_address) : 0) +
+		NT_DEFECT_ROOM;
 	b->buf = kzalloc(b->cap, GFP_KERNEL);
 	if (!b->buf)
 		return -ENOMEM;
@@ -1305,6 +1630,8 @@ static int nt_build_nfit(struct nfit_test *t, struct nt_nfit *b)
 	if (rc)
 		return rc;
 	nt_misalign(t, b);
+	if (defect)
+		nt_defect_subtables(b, defect);
 
 	nfit = (struct acpi_table_nfit *)b->buf;
 	memcpy(nfit->header.signature, ACPI_SIG_NFIT,
@@ -1321,6 +1648,11 @@ static int nt_build_nfit(struct nfit_test *t, struct nt_nfit *b)
 	for (i = 0; i < b->len; i++)
 		sum += b->buf[i];
 	nfit->header.checksum = -sum;
+	if (defect) {
+		nt_defect_header(b, defect);
+		dev_info(&t->pdev->dev, "nfit_defect %u: the table is built wrong\n",
+			 defect);
+	}
 	return 0;
 }
 
