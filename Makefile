@@ -13,6 +13,8 @@
 #                prints line coverage (docs/debug-tier.md)
 #   make mutate  mutation check of the host-tested format code (not in check)
 #   make soak    10,000+ enumerated BTT power cuts in one nfit_test boot
+#   make stress  concurrency stress and load/unload cycles on the debug
+#                kernel (STRESS_SECONDS=600 RELOAD_CYCLES=100; not in check)
 #   make install  libndctl-nvt, nvt-ndctl, its manuals and bash completion
 #                (PREFIX=/usr/local, DESTDIR, BINDIR, LIBDIR, ...; README.md);
 #                make uninstall removes them; make man builds the manuals
@@ -41,13 +43,13 @@ GUEST_TOOLS := $(patsubst tests/guest/tools/%.c,$(BUILD)/guest-tools/%,$(wildcar
 SUBMAKE = $(MAKE) --no-print-directory
 
 .PHONY: all help deps kernel modules userspace _userspace host-check tools initramfs run check \
-	check-stock check-debug bench bench-blk soak _soak clean _modules _host-check _initramfs _run \
+	check-stock check-debug bench bench-blk soak _soak stress clean _modules _host-check _initramfs _run \
 	_check _check-stock _check-debug _bench install uninstall man
 
 all: modules
 
 help:
-	@sed -n '2,23p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,25p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@scripts/install-deps.sh
@@ -170,7 +172,8 @@ DEBUG_MODULES_DIR := $(BUILD)/debug-modules
 DEBUG_TEST_MODULES_DIR := $(BUILD)/debug-test-modules
 DEBUG_OBJ := $(BUILD)/kbuild/debug
 DEBUG_TEST_OBJ := $(BUILD)/kbuild/debug-test
-DEBUG_APPEND ?= acpi=noirq oops=panic NVT_RELOAD_CYCLES=2 NVT_NT_CYCLES=3 NVT_TEST_TIMEOUT=600
+DEBUG_APPEND ?= acpi=noirq oops=panic NVT_RELOAD_CYCLES=2 NVT_NT_CYCLES=3 NVT_TEST_TIMEOUT=600 \
+	NVT_STRESS_SECONDS=60 NVT_LOAD_CYCLES=3
 DEBUG_TIMEOUT ?= 900
 # two single-vCPU guests at a time: twice the throughput on 2 cores
 DEBUG_JOBS ?= 2
@@ -213,6 +216,22 @@ soak: modules userspace tools
 _soak:
 	@NVT_APPEND="NVT_TEST_TIMEOUT=3000 $(NVT_APPEND)" \
 		$(NVT) check --plan tests/guest/plan-soak --timeout 3600
+
+# Issue 14's reliability runs, not in check (docs/debug-tier.md, "make
+# stress"): the boots of tests/guest/plan-stress on the debug kernel, as
+# check-debug runs them, with nt-stress's workers running STRESS_SECONDS
+# and RELOAD_CYCLES load/unload cycles of every module set (nt-load-cycles:
+# the test build on nfit_test; reload-modes: ours and the test build on
+# QEMU's NVDIMMs); kmemleak and the dmesg check at the end of every boot.
+# The per-test and per-boot timeouts grow with both.
+STRESS_SECONDS ?= 600
+RELOAD_CYCLES ?= 100
+STRESS_PLAN ?= tests/guest/plan-stress
+STRESS_TEST_TIMEOUT = $(shell echo $$(( $(STRESS_SECONDS) + 60 * $(RELOAD_CYCLES) + 900 )))
+stress:
+	@$(SUBMAKE) check-debug DEBUG_PLAN=$(STRESS_PLAN) \
+		DEBUG_APPEND="acpi=noirq oops=panic NVT_STRESS_SECONDS=$(STRESS_SECONDS) NVT_LOAD_CYCLES=$(RELOAD_CYCLES) NVT_RELOAD_CYCLES=$(RELOAD_CYCLES) NVT_TEST_TIMEOUT=$(STRESS_TEST_TIMEOUT)" \
+		DEBUG_TIMEOUT=$$(( 2 * $(STRESS_TEST_TIMEOUT) + 1200 ))
 
 bench: modules userspace tools
 	@$(SUBMAKE) _bench
