@@ -9,7 +9,7 @@
 # of: nfit_test nd_pmem nd_blk nd_btt dax_pmem loaded, the namespaces made
 # (uuid, mode, size as asked), a seeded block written to each and read
 # back, every nd module unloaded, nothing of the bus and no device node
-# left.  Afterwards the modules' vmalloc'ed memory did not grow, and (debug
+# left.  Afterwards the vmalloc'ed memory did not grow by a mock object, and (debug
 # kernel) a kmemleak scan pair finds nothing.  MemFree and SUnreclaim per
 # cycle are reported.
 . "$(dirname "$0")/lib.sh"
@@ -117,7 +117,11 @@ if [ -n "$m2" ] && [ $i -gt 2 ]; then
 	n=$((i - 2))
 	diag "unloaded: MemFree SUnreclaim VmallocUsed (kB) after cycle 2: $m2, after $i: $mN;" \
 		"per cycle: MemFree $(( ($4 - $1) / n )) kB, SUnreclaim $(( ($5 - $2) / n )) kB, VmallocUsed $(( ($6 - $3) / n )) kB"
-	[ $(($6 - $3)) -lt 256 ] && ok "VmallocUsed did not grow over $n cycles ($(($6 - $3)) kB)" ||
+	# one cycle's smallest vmalloc'ed mock object is a 128 KiB label
+	# area; module loading leaves a few kB per cycle (the debug kernel
+	# ~10, Debian's ~2: vmap areas freed lazily)
+	[ $(($6 - $3)) -lt $((32 * n)) ] &&
+		ok "VmallocUsed grew less than 32 kB per cycle over $n cycles ($(($6 - $3)) kB)" ||
 		nok "VmallocUsed grew by $(($6 - $3)) kB over $n cycles"
 fi
 
