@@ -21,6 +21,8 @@
 #                kernel flavour (cloud-amd64, rt-amd64) or ABI (KABI=6.1.0-47)
 #   make deb     build/deb/libnvdimm-dkms_*.deb (module sources for DKMS);
 #                make deb-check tests it in a scratch DKMS tree (BOOT=1)
+#   make stress  concurrency stress and load/unload cycles on the debug
+#                kernel (STRESS_SECONDS=600 RELOAD_CYCLES=100; not in check)
 #   make install  libndctl-nvt, nvt-ndctl, its manuals and bash completion
 #                (PREFIX=/usr/local, DESTDIR, BINDIR, LIBDIR, ...; README.md);
 #                make uninstall removes them; make man builds the manuals
@@ -72,13 +74,13 @@ GUEST_TOOLS := $(patsubst tests/guest/tools/%.c,$(BUILD)/guest-tools/%,$(wildcar
 SUBMAKE = $(MAKE) --no-print-directory
 
 .PHONY: all help deps kernel modules userspace _userspace host-check tools initramfs run check \
-	check-stock check-boots _check-boots deb deb-check _deb-check check-debug bench bench-blk soak _soak clean _modules _host-check _initramfs _run \
+	check-stock check-boots _check-boots deb deb-check _deb-check check-debug bench bench-blk soak _soak stress clean _modules _host-check _initramfs _run \
 	_check _check-stock _bench install uninstall man
 
 all: modules
 
 help:
-	@sed -n '2,31p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,33p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@scripts/install-deps.sh
@@ -240,7 +242,8 @@ _check-stock:
 # (its header says what each does); NVT_JOBS, NVT_SMP, NVT_TIMEOUT and
 # NVT_APPEND given to make win over the DEBUG_ ones.
 DEBUG_PLAN ?= tests/guest/plan-debug
-DEBUG_APPEND ?= acpi=noirq oops=panic NVT_RELOAD_CYCLES=2 NVT_NT_CYCLES=3 NVT_TEST_TIMEOUT=600
+DEBUG_APPEND ?= acpi=noirq oops=panic NVT_RELOAD_CYCLES=2 NVT_NT_CYCLES=3 NVT_TEST_TIMEOUT=600 \
+	NVT_STRESS_SECONDS=60 NVT_LOAD_CYCLES=3
 DEBUG_TIMEOUT ?= 900
 # two single-vCPU guests at a time: twice the throughput on 2 cores
 DEBUG_JOBS ?= 2
@@ -290,6 +293,22 @@ soak: modules userspace tools
 _soak:
 	@NVT_APPEND="NVT_TEST_TIMEOUT=3000 $(NVT_APPEND)" \
 		$(NVT) check --plan tests/guest/plan-soak --timeout 3600
+
+# Issue 14's reliability runs, not in check (docs/debug-tier.md, "make
+# stress"): the boots of tests/guest/plan-stress on the debug kernel, as
+# check-debug runs them, with nt-stress's workers running STRESS_SECONDS
+# and RELOAD_CYCLES load/unload cycles of every module set (nt-load-cycles:
+# the test build on nfit_test; reload-modes: ours and the test build on
+# QEMU's NVDIMMs); kmemleak and the dmesg check at the end of every boot.
+# The per-test and per-boot timeouts grow with both.
+STRESS_SECONDS ?= 600
+RELOAD_CYCLES ?= 100
+STRESS_PLAN ?= tests/guest/plan-stress
+STRESS_TEST_TIMEOUT = $(shell echo $$(( $(STRESS_SECONDS) + 60 * $(RELOAD_CYCLES) + 900 )))
+stress:
+	@$(SUBMAKE) check-debug DEBUG_PLAN=$(STRESS_PLAN) \
+		DEBUG_APPEND="acpi=noirq oops=panic NVT_STRESS_SECONDS=$(STRESS_SECONDS) NVT_LOAD_CYCLES=$(RELOAD_CYCLES) NVT_RELOAD_CYCLES=$(RELOAD_CYCLES) NVT_TEST_TIMEOUT=$(STRESS_TEST_TIMEOUT)" \
+		DEBUG_TIMEOUT=$$(( 2 * $(STRESS_TEST_TIMEOUT) + 1200 ))
 
 bench: modules userspace tools
 	@$(SUBMAKE) _bench
