@@ -185,7 +185,11 @@ w_binder() {
 # disk is not the namespace's now), or fail.
 held_write() {
 	(
-		exec 2> /dev/null 5<> /dev/$1 || exit
+		# read-only: "<>" creates a regular file where the node just
+		# vanished, and devtmpfs then cannot put the next disk of that
+		# name there (nvt-pattern opens the held disk again, read-write)
+		exec 2> /dev/null 5< /dev/$1 || exit
+		[ -b /proc/self/fd/5 ] || exit
 		nvt-pattern wsync /proc/self/fd/5 $(($3 * 4096)) 4096 $4 > /dev/null || { echo fail; exit; }
 		now=$(cat /sys/class/block/$(bdev_of $2)/dev)
 		[ "$(stat -L -c '%t:%T' /proc/self/fd/5)" = "$(printf '%x:%x' ${now%:*} ${now#*:})" ] &&
