@@ -15,8 +15,9 @@
 # Every step runs; the exit status is non-zero if any failed.  The last
 # line is the boots' "N passed, N failed[, N skipped]".
 #
-# Environment (the Makefile passes its variables of the same names):
-#   DEBUG_PLAN     boot list (default tests/guest/plan-debug)
+# Environment (the Makefile passes its variables of the same names, with
+# their defaults; each must be set):
+#   DEBUG_PLAN     boot list (tests/guest/plan-debug)
 #   DEBUG_APPEND   guest command line: acpi=noirq skips QEMU's _PRT AML loop
 #                  (~20 s per boot under the debug kernel); NAME=value words
 #                  reach the guest's /init as environment
@@ -32,11 +33,10 @@ cd "$TOP" || exit 1
 BUILD=$TOP/build
 MAKE=${MAKE:-make}
 PYTHON=${PYTHON:-python3}
-DEBUG_PLAN=${DEBUG_PLAN:-tests/guest/plan-debug}
-DEBUG_APPEND=${DEBUG_APPEND:-acpi=noirq oops=panic NVT_RELOAD_CYCLES=2 NVT_NT_CYCLES=3 NVT_TEST_TIMEOUT=600}
-DEBUG_TIMEOUT=${DEBUG_TIMEOUT:-900}
-DEBUG_JOBS=${DEBUG_JOBS:-2}
-DEBUG_SMP=${DEBUG_SMP:-1}
+# the defaults live in the Makefile only (make check-debug passes them all)
+for v in DEBUG_PLAN DEBUG_APPEND DEBUG_TIMEOUT DEBUG_JOBS DEBUG_SMP; do
+	[ -n "${!v:-}" ] || { echo "check-debug: $v not set: run make check-debug" >&2; exit 2; }
+done
 
 MODULES_OUT=$BUILD/debug-modules
 TEST_MODULES_OUT=$BUILD/debug-test-modules
