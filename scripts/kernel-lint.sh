@@ -3,18 +3,52 @@
 # (C=2: every file) has nothing to say, and checkpatch.pl --strict (from
 # Debian's linux-source-6.1) is clean on every kernel source.
 # usage: scripts/kernel-lint.sh KDIR      (TAP, then "N passed, N failed")
+#
+# A clean result is remembered (build/kbuild/lint.pass) under a key made of
+# everything it depends on: this script, every file under kernel/, the
+# kernel tree it built against, the compiler, sparse and checkpatch.pl.
+# The next run with the same key prints the same lines, marked cached,
+# instead of the two W=1 builds and checkpatch (70 s of a warm make check).
+# A failing run is never remembered; LINT_CACHE=0 forces a full run (a
+# fresh clone, as CI's, has no cache).
 set -uo pipefail
 KDIR=$1
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 LINT=$TOP/build/kbuild/lint
 CACHE=${LIBNVDIMM_CACHE:-$HOME/.cache/libnvdimm}
-pass=0 fail=0 n=0
+PASSFILE=$TOP/build/kbuild/lint.pass
+pass=0 fail=0 n=0 tap=
 
 t() {	# t STATUS DESC
 	n=$((n + 1))
 	if [ "$1" = 0 ]; then pass=$((pass + 1)); echo "ok $n - lint: $2"
 	else fail=$((fail + 1)); echo "not ok $n - lint: $2"; fi
+	tap="$tap${tap:+
+}ok $n - lint: $2 (cached)"
 }
+
+src=$(ls /usr/src/linux-source-6.1.tar.* 2>/dev/null | head -1)
+cp=$CACHE/checkpatch/scripts/checkpatch.pl
+
+lint_key() {
+	{
+		sha256sum "$0"
+		(cd "$TOP" && find kernel -type f -print0 | sort -z |
+			xargs -0 sha256sum)
+		echo "KDIR $(readlink -f "$KDIR")"
+		sha256sum "$KDIR/Module.symvers" "$KDIR/.config" 2>&1
+		${CC:-gcc} --version | head -n 1
+		sparse --version 2>&1
+		sha256sum "$cp" 2>&1
+	} | sha256sum | cut -d' ' -f1
+}
+key=$(lint_key)
+if [ "${LINT_CACHE:-1}" != 0 ] && [ -f "$PASSFILE" ] &&
+   [ "$(head -n 1 "$PASSFILE")" = "$key" ]; then
+	echo "lint: cached: kernel/, the tools and $KDIR unchanged since the clean run of $(sed -n 2p "$PASSFILE") (LINT_CACHE=0 reruns)"
+	sed -n '3,$p' "$PASSFILE"
+	exit 0
+fi
 
 echo "lint: W=1 + sparse build of kernel/ (build/kbuild/lint)"
 rm -rf "$LINT" "$LINT-test"
@@ -29,8 +63,6 @@ t $rc "W=1 builds succeed (production and test)"
 [ -z "$warn" ]; t $? "no compiler or sparse warnings (W=1, C=2)"
 [ -n "$warn" ] && echo "$warn" | head -20 | sed 's/^/#   /'
 
-src=$(ls /usr/src/linux-source-6.1.tar.* 2>/dev/null | head -1)
-cp=$CACHE/checkpatch/scripts/checkpatch.pl
 if [ ! -f "$cp" ] && [ -n "$src" ]; then
 	mkdir -p "$CACHE/checkpatch"
 	tar -xf "$src" -C "$CACHE/checkpatch" --strip-components=1 \
@@ -47,4 +79,12 @@ else
 	t 1 "checkpatch.pl not found (linux-source-6.1 missing)"
 fi
 echo "$pass passed, $fail failed"
+if [ $fail = 0 ]; then
+	# the key of the inputs as they were before the run: a file edited
+	# meanwhile gives another key next time
+	mkdir -p "$(dirname "$PASSFILE")"
+	{ echo "$key"; date -u '+%F %T UTC'; echo "$tap"
+	  echo "$pass passed, 0 failed"; } > "$PASSFILE.tmp" &&
+		mv "$PASSFILE.tmp" "$PASSFILE"
+fi
 [ $fail = 0 ]
