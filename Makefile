@@ -64,6 +64,11 @@ NVT_VM ?= $(BUILD)/$(KTAG)/vm
 NVT_LOGS ?= $(BUILD)/$(KTAG)/logs
 NVT_GUEST_OUT ?= $(BUILD)/$(KTAG)/guest-out
 endif
+# KVER pins the ABI only when the user gives it (command line or
+# environment, as a parent make passes it down): the KVER of a previous
+# fetch, read from KERNEL_MK below, must not stop `make kernel` from moving
+# to Debian's current ABI.
+KVER_ASKED := $(if $(filter command line environment,$(origin KVER)),$(KVER))
 -include $(KERNEL_MK)
 SET ?= ours
 PLATFORM ?= qemu
@@ -87,7 +92,7 @@ deps:
 
 kernel: deps
 	@KFLAVOUR=$(KFLAVOUR) OUT_MK=$(KERNEL_MK) \
-		KVER=$(if $(KABI),$(KABI)-$(KFLAVOUR),$(KVER)) scripts/fetch-kernel.sh
+		KVER=$(if $(KABI),$(KABI)-$(KFLAVOUR),$(KVER_ASKED)) scripts/fetch-kernel.sh
 
 # The kernel build (kernel/Makefile, the lead's) gets KDIR and OUT; it puts
 # libnvdimm.ko nfit.ko nd_pmem.ko ... into build/modules/, and its "test"
