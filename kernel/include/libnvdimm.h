@@ -73,6 +73,12 @@ enum {
 	NDD_ALIASING = 0,
 	/* firmware reports the DIMM not armed: regions using it are read-only */
 	NDD_UNARMED = 1,
+	/*
+	 * the platform lists flush hints the provider could not map: writes
+	 * through regions using the DIMM cannot be made durable, so those
+	 * regions refuse to enable (the DIMM itself stays usable)
+	 */
+	NDD_FLUSH_UNMAPPED = 2,
 };
 
 /**

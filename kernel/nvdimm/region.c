@@ -50,7 +50,18 @@ static int nd_region_probe(struct device *dev)
 {
 	struct nd_region *nd_region = to_nd_region(dev);
 	struct device *ns;
-	int rc = 0;
+	int i, rc = 0;
+
+	/* without its flush hints a write could not be made durable */
+	for (i = 0; i < nd_region->ndr_mappings; i++) {
+		struct nvdimm *nvdimm = nd_region->mapping[i].nvdimm;
+
+		if (test_bit(NDD_FLUSH_UNMAPPED, &nvdimm->desc.flags)) {
+			dev_err(dev, "%s: flush hints not mapped, writes could not be made durable\n",
+				dev_name(&nvdimm->dev));
+			return -ENXIO;
+		}
+	}
 
 	/* the windows first: a BLK namespace may bind as soon as it is added */
 	if (nd_region->blk_ops && nd_region->blk_ops->enable) {

@@ -245,6 +245,7 @@ enum {
 	NT_DEFECT_TINY,			/* only 20 bytes handed to nfit */
 	NT_DEFECT_BDW_DUP,		/* two block data windows of control region 1 */
 	NT_DEFECT_SPA_IOMEM,		/* SPA range 1 at 0: over the guest's RAM */
+	NT_DEFECT_FLUSH_NOWHERE,	/* + flush hint of DIMM 0 with nothing behind it */
 	NT_DEFECT_NR,
 };
 
@@ -270,7 +271,7 @@ static const struct kernel_param_ops nt_defect_ops = {
 };
 
 module_param_cb(nfit_defect, &nt_defect_ops, &nfit_defect, 0644);
-MODULE_PARM_DESC(nfit_defect, "nfit_test.1's NFIT, from its next bind: table defect 1..38 (docs/nfit_test.md; 0: none)");
+MODULE_PARM_DESC(nfit_defect, "nfit_test.1's NFIT, from its next bind: table defect 1..39 (docs/nfit_test.md; 0: none)");
 
 /*
  * How nfit_test.0's NFIT describes a DIMM's block windows, from its next
@@ -1554,6 +1555,16 @@ static void nt_defect_subtables(struct nt_nfit *b, unsigned int how)
 		break;
 	case NT_DEFECT_SPA_IOMEM:
 		spa->address = 0;
+		break;
+	case NT_DEFECT_FLUSH_NOWHERE:
+		flush = nt_nfit_add(b, ACPI_NFIT_TYPE_FLUSH_ADDRESS, flen + 8);
+		if (!flush)
+			break;
+		flush->device_handle = map->device_handle;
+		flush->hint_count = 1;
+		/* the last page of the bus's mock span: no mock memory there */
+		flush->hint_address[0] = (spa->address & ~(NT_BUS_SPAN - 1)) +
+			NT_BUS_SPAN - SZ_4K;
 		break;
 	case NT_DEFECT_MAP_DUP:
 	case NT_DEFECT_MAP_NO_SPA:

@@ -141,10 +141,22 @@ defect 36 "20 bytes of table" "no bus" "20 bytes cannot hold the table header, t
 defect 37 "two block windows of control region 1" "1 1 1" "block data window at offset 0x110: second one for control region 1, ignored"
 # range 1 at 0 (32 MiB): across the guest's System RAM in iomem
 defect 38 "range over the guest's RAM" "1 0 0" "SPA range 1 \\[mem 0x00000000-0x01ffffff flags 0x200\\] conflicts in iomem: -16" "nfit_test.1: "
+# a flush hint with nothing behind it: upstream maps hints when a region
+# enables, so it costs that region, not the bus (ours failed the whole
+# bus before): the DIMM is up, the region registered but not enabled
+defect 39 "flush hint with nothing behind it" "1 1 1" "DIMM 0x0: cannot map flush hint 0x[0-9a-f]*, its regions stay disabled" "nfit_test.1: "
+R=$(nt_bus 1)/$(nt_region 1 1)
+[ -e $R/driver ] && nok "defect 39: the region of the DIMM enabled without its flush hint" ||
+	ok "defect 39: the region of the DIMM stays disabled"
+grep -qE "region[0-9]+: nmem[0-9]+: flush hints not mapped, writes could not be made durable" /tmp/nf.log &&
+	ok "defect 39: the region says why ($(grep -m 1 -oE 'nmem[0-9]+: flush hints not mapped.*' /tmp/nf.log))" ||
+	nok "defect 39: no 'flush hints not mapped' line from the region"
+N=$(nt_bus 1)/nmem*
+[ -e $N/driver ] && ok "defect 39: the DIMM itself enabled" || nok "defect 39: the DIMM not enabled"
 
 # --- the knob itself, and back to a good table -------------------------------------
-expect_eq "nfit_defect 39 (no such defect): refused" "$(ns_w $KNOB 39)" "Invalid argument"
-expect_eq "nfit_defect after the refused write: still 38" "$(cat $KNOB)" "38"
+expect_eq "nfit_defect 40 (no such defect): refused" "$(ns_w $KNOB 40)" "Invalid argument"
+expect_eq "nfit_defect after the refused write: still 39" "$(cat $KNOB)" "39"
 echo nfit_test.1 > $PD/unbind
 echo 0 > $KNOB
 ns_mark

@@ -487,31 +487,39 @@ static void nfit_probe_bus_dsm(struct acpi_nfit_desc *acpi_desc)
 			set_bit(func, &acpi_desc->bus_dsm_mask);
 }
 
-/* Map the DIMM's write-pending-queue flush hints. */
+/*
+ * Map the DIMM's write-pending-queue flush hints.  A hint that cannot be
+ * mapped (firmware naming an address with nothing behind it) costs the
+ * regions using this DIMM, not the bus: the DIMM is registered with
+ * NDD_FLUSH_UNMAPPED and no hints, and nd_region refuses to enable them.
+ */
 static int nfit_mem_map_flush(struct acpi_nfit_desc *acpi_desc,
 			      struct nfit_mem *nfit_mem,
 			      struct nvdimm_desc *desc)
 {
 	const struct acpi_nfit_flush_address *flush = nfit_mem->flush;
+	void __iomem **wpq;
 	int i;
 
 	if (!flush || !flush->hint_count)
 		return 0;
-	desc->flush_wpq = devm_kcalloc(acpi_desc->dev, flush->hint_count,
-				       sizeof(void __iomem *), GFP_KERNEL);
-	if (!desc->flush_wpq)
+	wpq = devm_kcalloc(acpi_desc->dev, flush->hint_count, sizeof(*wpq),
+			   GFP_KERNEL);
+	if (!wpq)
 		return -ENOMEM;
 	for (i = 0; i < flush->hint_count; i++) {
 		u64 addr = get_unaligned(&flush->hint_address[i]);
 
-		desc->flush_wpq[i] = devm_ioremap(acpi_desc->dev, addr,
-						  sizeof(u64));
-		if (!desc->flush_wpq[i]) {
-			dev_err(acpi_desc->dev, "DIMM %#x: cannot map flush hint %#llx\n",
+		wpq[i] = devm_ioremap(acpi_desc->dev, addr, sizeof(u64));
+		if (!wpq[i]) {
+			dev_err(acpi_desc->dev, "DIMM %#x: cannot map flush hint %#llx, its regions stay disabled\n",
 				nfit_mem->handle, addr);
-			return -ENXIO;
+			/* the hints mapped so far go with the bus's devres */
+			set_bit(NDD_FLUSH_UNMAPPED, &desc->flags);
+			return 0;
 		}
 	}
+	desc->flush_wpq = wpq;
 	desc->num_flush = flush->hint_count;
 	return 0;
 }
