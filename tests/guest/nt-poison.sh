@@ -65,9 +65,14 @@ intact() {
 nreads() {
 	awk '{ print $1 }' $D/poison_reads
 }
-# mm OFF LEN: the media bytes [OFF, +LEN) to stdout
+# mm OFF LEN: the media bytes [OFF, +LEN) to stdout (whole pages in one
+# read each)
 mm() {
-	dd if=$media bs=1 skip=$1 count=$2 2> /dev/null
+	if [ $(($1 % 4096 + $2 % 4096)) = 0 ]; then
+		dd if=$media bs=4096 skip=$(($1 / 4096)) count=$(($2 / 4096)) 2> /dev/null
+	else
+		dd if=$media bs=1 skip=$1 count=$2 2> /dev/null
+	fi
 }
 # u LEN OFF: little-endian unsigned of LEN bytes at media offset OFF
 u() {
