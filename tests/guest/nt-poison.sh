@@ -30,15 +30,22 @@ unbind=/sys/bus/nd/drivers/nd_pmem/unbind
 MB=1048576
 echo 0 > $r/read_only
 
-# preads PAGE: O_DIRECT read of 4 KiB page PAGE of /dev/$dev into
-# /tmp/po.got; prints "ok" or the error text
-preads() {
+# dio DD-ARGS...: dd; prints "ok" or the error text
+dio() {
 	local out
-	if out=$(dd if=/dev/$dev of=/tmp/po.got bs=4096 skip=$1 count=1 iflag=direct 2>&1); then
+	if out=$(dd "$@" 2>&1); then
 		echo ok
 	else
 		echo "${out##*: }" | head -n 1
 	fi
+}
+# preads PAGE: O_DIRECT read of 4 KiB page PAGE of /dev/$dev into
+# /tmp/po.got; pwrites PAGE FILE: O_DIRECT write of FILE's first 4 KiB
+preads() {
+	dio if=/dev/$dev of=/tmp/po.got bs=4096 skip=$1 count=1 iflag=direct
+}
+pwrites() {
+	dio if=$2 of=/dev/$dev bs=4096 seek=$1 count=1 oflag=direct
 }
 # want SEED LEN PAGE: page PAGE of pattern SEED (LEN bytes) to /tmp/po.want
 want() {
@@ -125,8 +132,7 @@ dsince | grep -q "$dev: media error: read of \[0x102000, +0x1000) failed at byte
 	ok "pmem logs the failing byte" || { nok "no pmem log line for the media error"; dsince | tail -n 3 | sed 's/^/#   /'; }
 expect_eq "/dev/$dev: pages 257 and 259 read as written" "$(intact 7001 64K 256 257 259)" "none bad"
 nvt-pattern gen 7002 4096 > /tmp/po.new
-dd if=/tmp/po.new of=/dev/$dev bs=4096 seek=258 count=1 oflag=direct 2> /dev/null &&
-	ok "/dev/$dev: a write over the poisoned page succeeds" || nok "/dev/$dev: the write over the poisoned page failed"
+expect_eq "/dev/$dev: a write over the poisoned page" "$(pwrites 258 /tmp/po.new)" ok
 mm $((MB + 8192)) 4096 > /tmp/po.m
 check "the write reached the media" cmp /tmp/po.m /tmp/po.new
 expect_eq "the poison stays after the write (read, knob)" "$(preads 258) $(pv)" "Input/output error 0x102400 0x40 "
@@ -165,15 +171,23 @@ expect_eq "/dev/$dev: LBA 10 (poisoned data block)" "$(preads 10)" "Input/output
 dsince | grep -q "${bt##*/}: read of sector 10 failed: -5" &&
 	ok "the BTT logs the failed sector" || nok "no BTT log line for sector 10"
 expect_eq "/dev/$dev: LBAs 9 and 11 read as written" "$(intact 7100 1M 0 9 11)" "none bad"
-echo clear > $P
+# a write goes to a free block: LBA 10 is readable again, its old
+# (poisoned) block is now a free one; its bytes were written again
 want 7100 1M 10
-expect_eq "/dev/$dev: LBA 10 after clear" "$(preads 10)" ok
+expect_eq "/dev/$dev: LBA 10 written, read back (poison still marked)" \
+	"$(pwrites 10 /tmp/po.want) $(preads 10) $(pv)" "ok ok $(printf '%#x' $(((blkoff + 100) / 64 * 64))) 0x40 "
 check "LBA 10 holds its data" cmp /tmp/po.got /tmp/po.want
-# the map line of LBAs 16..31
-echo "$((A + mapoff + 80)) 4" > $P
-expect_eq "/dev/$dev: LBA 20 (poisoned map entry), LBA 40" "$(preads 20) $(preads 40)" "Input/output error ok"
 echo clear > $P
-expect_eq "$D/poison_reads: data block, map" "$(nreads)" $((n0 + 2))
+# the map line of LBAs 16..31: reads and writes of LBA 20 fail, LBA 40
+# works, LBA 20 keeps its data
+echo "$((A + mapoff + 80)) 4" > $P
+dmark
+expect_eq "/dev/$dev: LBA 20 (poisoned map entry) read, write; LBA 40 read" \
+	"$(preads 20) $(pwrites 20 /tmp/po.new) $(preads 40)" "Input/output error Input/output error ok"
+expect_eq "the failed write is logged" "$(dsince | grep -c "${bt##*/}: write of sector 20 failed: -5")" 1
+echo clear > $P
+expect_eq "$D/poison_reads: data block, map read, map write" "$(nreads)" $((n0 + 3))
+expect_eq "/dev/$dev: LBA 20 as written before" "$(intact 7100 1M 0 20)" "none bad"
 # the flog, read when the BTT attaches
 echo ${bt##*/} > $bt/driver/unbind
 echo "$((A + logoff)) 64" > $P
