@@ -179,33 +179,47 @@ static void btt_ns_of(const struct btt *btt, u64 start, struct btt_ns *ns)
 	ns->uuid = btt->has_parent ? btt->parent_uuid : NULL;
 }
 
-/* is arena 0's backup info block (the last 4 KiB of a fresh arena 0) valid */
-static bool btt_backup_valid(struct btt *btt, struct btt_info *info)
+/*
+ * Is arena 0's backup info block (the last 4 KiB of a fresh arena 0)
+ * valid: 1, 0, or the read's errno, with *@at where it lies.
+ */
+static int btt_backup_valid(struct btt *btt, struct btt_info *info, u64 *at)
 {
 	struct btt_arena geo, found;
 	struct btt_ns ns;
+	int rc;
 
+	*at = 0;
 	btt_ns_of(btt, btt->start, &ns);
-	if (btt_arena_geometry(btt->rawsize, btt->lbasize, 0, &geo) ||
-	    btt_read(btt, btt->start + geo.info2off, info, sizeof(*info)))
-		return false;
+	if (btt_arena_geometry(btt->rawsize, btt->lbasize, 0, &geo))
+		return 0;
+	*at = btt->start + geo.info2off;
+	rc = btt_read(btt, *at, info, sizeof(*info));
+	if (rc)
+		return rc;
 	return btt_info_check(info, &ns, 0, &found) == BTT_INFO_VALID;
 }
 
-/* a valid info block of the other BTT version at its own start */
-static bool btt_other_version_valid(struct btt *btt, struct btt_info *info,
-				    u64 *other)
+/*
+ * Is there a valid info block of the other BTT version at its own start
+ * (*@other): 1, 0, or the read's errno.
+ */
+static int btt_other_version_valid(struct btt *btt, struct btt_info *info,
+				   u64 *other)
 {
 	struct btt_arena found;
 	struct btt_ns ns;
 	u64 rawsize;
+	int rc;
 
 	*other = btt->start == BTT_START_V11 ? BTT_START_V20 : BTT_START_V11;
 	btt_ns_of(btt, *other, &ns);
 	if (btt_rawsize(ns.size, *other, &rawsize) ||
-	    btt_arena_count(rawsize) < 0 ||
-	    btt_read(btt, *other, info, sizeof(*info)))
-		return false;
+	    btt_arena_count(rawsize) < 0)
+		return 0;
+	rc = btt_read(btt, *other, info, sizeof(*info));
+	if (rc)
+		return rc;
 	return btt_info_check(info, &ns, 0, &found) == BTT_INFO_VALID;
 }
 
@@ -217,7 +231,8 @@ static bool btt_other_version_valid(struct btt *btt, struct btt_info *info,
  * (ndctl wipes the first 8 KiB, §6.13), even when the old backup is still
  * there.  Anything else with a valid backup is a damaged BTT that ndctl
  * can repair; a block with our signature, checksum, parent and version
- * but bad geometry is a damaged BTT too.
+ * but bad geometry is a damaged BTT too.  A block that cannot be read
+ * (poisoned media) is never taken for "no BTT": the answer is its errno.
  */
 static int btt_no_first_arena(struct btt *btt, struct btt_info *info,
 			      enum btt_info_verdict v)
@@ -225,9 +240,16 @@ static int btt_no_first_arena(struct btt *btt, struct btt_info *info,
 	const char *ns = dev_name(btt->ndns);
 	bool wiped = v == BTT_INFO_BAD_SIG &&
 		     !memchr_inv(info, 0, sizeof(*info));
-	u64 other;
+	u64 other, at;
+	int rc;
 
-	if (!wiped && btt_backup_valid(btt, info)) {
+	rc = wiped ? 0 : btt_backup_valid(btt, info, &at);
+	if (rc < 0) {
+		dev_err(btt->dev, "%s: primary info block at %llu %s, its backup at %llu unreadable (%d): not laying out a new BTT over it\n",
+			ns, btt->start, btt_info_verdict_name(v), at, rc);
+		return rc;
+	}
+	if (rc) {
 		dev_err(btt->dev, "%s: primary info block corrupt (%s), backup valid: repair with ndctl check-namespace --repair\n",
 			ns, btt_info_verdict_name(v));
 		return -ENODEV;
@@ -237,7 +259,13 @@ static int btt_no_first_arena(struct btt *btt, struct btt_info *info,
 			ns, btt->start, btt_info_verdict_name(v));
 		return -ENODEV;
 	}
-	if (btt_other_version_valid(btt, info, &other)) {
+	rc = btt_other_version_valid(btt, info, &other);
+	if (rc < 0) {
+		dev_err(btt->dev, "%s: no BTT at %llu (%s), and the info block of the other version at %llu is unreadable (%d): not laying out a new BTT over it\n",
+			ns, btt->start, btt_info_verdict_name(v), other, rc);
+		return rc;
+	}
+	if (rc) {
 		dev_err(btt->dev, "%s: no BTT at %llu but a valid BTT %u.%u at %llu: not laying out a new BTT over it (destroy it first)\n",
 			ns, btt->start, le16_to_cpu(info->version_major),
 			le16_to_cpu(info->version_minor), other);

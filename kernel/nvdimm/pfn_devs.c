@@ -435,8 +435,12 @@ static int nd_pfn_load_or_format(struct nd_pfn *nd_pfn, struct device *ndns,
 			dev_name(ndns), PFN_SB_OFFSET, why);
 		goto out;
 	}
-	if (rc && rc != -ENODEV && rc != -ENXIO)
-		goto out;		/* unreadable */
+	if (rc && rc != -ENODEV && rc != -ENXIO) {
+		/* unreadable (poisoned media) is not "no info block" */
+		dev_err(dev, "%s: info block at %u unreadable (%d): not overwritten\n",
+			dev_name(ndns), PFN_SB_OFFSET, rc);
+		goto out;
+	}
 	/* none, another namespace's, or another device's: a new one */
 	if (nd_region_read_only(ndns)) {
 		dev_err(dev, "%s: region is read-only: cannot write an info block\n",

@@ -58,7 +58,11 @@ static blk_status_t pmem_do_read(struct pmem_device *pmem, struct page *page,
 
 	rem = copy_mc_to_kernel(mem + off, pmem->virt_addr + pmem_off, len);
 	kunmap_local(mem);
-	return rem ? BLK_STS_IOERR : BLK_STS_OK;
+	if (!rem)
+		return BLK_STS_OK;
+	dev_warn_ratelimited(disk_to_dev(pmem->disk), "media error: read of [%#llx, +%#x) failed at byte %#llx\n",
+			     (u64)pmem_off, len, (u64)pmem_off + len - rem);
+	return BLK_STS_IOERR;
 }
 
 static void pmem_do_write(struct pmem_device *pmem, struct page *page,

@@ -22,6 +22,11 @@
  * range registered with mmio callbacks to its mock device (nfit_test's
  * DIMMs), and every other address to the real function.
  *
+ * copy_mc_to_kernel(), the drivers' media reads, stops at the poison that
+ * nfit_test marks on its media (a range registered with media callbacks)
+ * and reports the bytes it did not copy, as the real function does when
+ * a read hits a poisoned line; every other copy is the real function's.
+ *
  * Calls that need no wrapper: remove_resource() works on whatever tree
  * the resource was inserted in, and region_intersects() is right to say
  * that nothing in iomem_resource intersects the window.
@@ -38,6 +43,7 @@
 #include <linux/seq_file.h>
 #include <linux/atomic.h>
 #include <linux/string.h>
+#include <linux/uaccess.h>
 #include "nfit_test.h"
 
 static DEFINE_SPINLOCK(nfit_test_res_lock);
@@ -60,6 +66,7 @@ enum nfit_test_wrapped {
 	NT_WRAP_IOWRITE64_COPY,
 	NT_WRAP_IOREAD32,
 	NT_WRAP_IOREAD64_LO_HI,
+	NT_WRAP_COPY_MC,
 	NT_WRAP_NR,
 };
 
@@ -72,6 +79,7 @@ static const char *const nfit_test_wrapped_name[NT_WRAP_NR] = {
 	[NT_WRAP_IOWRITE64_COPY] = "__iowrite64_copy",
 	[NT_WRAP_IOREAD32] = "ioread32",
 	[NT_WRAP_IOREAD64_LO_HI] = "ioread64_lo_hi",
+	[NT_WRAP_COPY_MC] = "copy_mc_to_kernel",
 };
 
 /* calls per wrapper: [0] mock address (registers: mock device), [1] passed through */
@@ -434,6 +442,48 @@ u64 __wrap_ioread64_lo_hi(const void __iomem *addr)
 	return ioread64_lo_hi(addr);
 }
 EXPORT_SYMBOL_GPL(__wrap_ioread64_lo_hi);
+
+/**
+ * __wrap_copy_mc_to_kernel - copy_mc_to_kernel() of the test build
+ * @to: destination (kernel memory)
+ * @from: source, mock media or any other kernel memory
+ * @len: bytes
+ *
+ * A source inside a mock media range (struct nfit_test_media_ops) is
+ * copied up to its first poisoned byte, as a machine check on that line
+ * stops the real copy; the mock memory itself holds the bytes last
+ * written.  Any other source goes to copy_mc_to_kernel() unchanged.
+ *
+ * Return: the number of bytes not copied (0: all of them), the contract
+ * of copy_mc_to_kernel().
+ */
+unsigned long __wrap_copy_mc_to_kernel(void *to, const void *from,
+				       unsigned int len)
+{
+	u64 readable = len;
+	struct nfit_test_res *r;
+	bool mock = false;
+
+	spin_lock(&nfit_test_res_lock);
+	list_for_each_entry(r, &nfit_test_res_list, list) {
+		u64 off;
+
+		if (!r->media || from < r->virt || from >= r->virt + r->size)
+			continue;
+		off = from - r->virt;
+		mock = true;
+		/* a copy running past the range is refused from its end on */
+		readable = r->media->readable(r, off,
+					      min_t(u64, len, r->size - off));
+		break;
+	}
+	spin_unlock(&nfit_test_res_lock);
+	count_call(NT_WRAP_COPY_MC, mock);
+	if (readable >= len)
+		return copy_mc_to_kernel(to, from, len);
+	return copy_mc_to_kernel(to, from, readable) + (len - readable);
+}
+EXPORT_SYMBOL_GPL(__wrap_copy_mc_to_kernel);
 
 static int nfit_test_calls_show(struct seq_file *m, void *unused)
 {

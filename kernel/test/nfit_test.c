@@ -41,6 +41,13 @@
  *   be a multiple of PAGE_SIZE x ways (each region's initial align).
  *
  *   guest memory: 5 x 32 MiB of media + 4 x 128 KiB of labels.
+ *
+ * Poison: every DIMM has a bitmap of poisoned media lines (64 bytes of
+ * DPA each), set and cleared through debugfs only.  A read through a PM
+ * range with copy_mc_to_kernel() (nd_pmem, nvdimm_read_bytes()) stops at
+ * the first poisoned byte, as a machine check would stop it; stores do
+ * not clear poison (the knob does), and the "media" blob, block-window
+ * reads and the label area ignore it.
  */
 #include <linux/module.h>
 #include <linux/delay.h>
@@ -53,6 +60,11 @@
 #include <linux/uuid.h>
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
+#include <linux/bitmap.h>
+#include <linux/atomic.h>
+#include <linux/ctype.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
 #include <asm/unaligned.h>
 #include "nfit.h"
 #include "nfit_test.h"
@@ -66,6 +78,8 @@
 #define NT_FLUSH_STRIDE	64		/* one flush hint per cache line */
 #define NT_BUS_SPAN	BIT_ULL(36)	/* fake address space per bus */
 #define NT_CALL_LEN	128		/* ND_CMD_CALL answer (cmd_call=1) */
+#define NT_POISON_LINE	64		/* poison granularity: a cache line */
+#define NT_POISON_BITS	(NT_DIMM_SIZE / NT_POISON_LINE)
 
 #define NT_MAX_DIMMS	4
 #define NT_MAX_SETS	2
@@ -428,6 +442,8 @@ struct nfit_test;
  * @blk_writes: write commands received
  * @blk_errors: commands completed with an error status
  * @blk_latches: command read-backs
+ * @poison: its poisoned media lines, NT_POISON_BITS bits (nt_poison_lock)
+ * @poison_reads: reads through a PM range stopped by @poison
  */
 struct nt_dimm {
 	struct nfit_test *t;
@@ -469,6 +485,8 @@ struct nt_dimm {
 	u64 blk_writes;
 	u64 blk_errors;
 	u64 blk_latches;
+	unsigned long *poison;
+	u64 poison_reads;
 };
 
 /**
@@ -499,6 +517,14 @@ struct nfit_test {
 
 static struct platform_device *nt_pdev[NT_NR_BUSES];
 static struct dentry *nt_debugfs;
+
+/*
+ * The poison bitmaps of all DIMMs.  Taken inside nfit_test_iomap's
+ * registry lock by the wrapped copy_mc_to_kernel(); the debugfs knob
+ * takes it alone.  @nt_poisoned: lines poisoned, on all DIMMs.
+ */
+static DEFINE_SPINLOCK(nt_poison_lock);
+static atomic_long_t nt_poisoned;
 
 /* commands */
 
@@ -1700,6 +1726,7 @@ static int nt_buffer(struct nfit_test *t, struct nfit_test_res *res,
 static struct nt_contents {
 	struct page **pages;
 	void *label;
+	unsigned long *poison;
 } nt_contents[NT_NR_BUSES][NT_MAX_DIMMS];
 
 static void nt_contents_free(struct nt_contents *c)
@@ -1710,8 +1737,10 @@ static void nt_contents_free(struct nt_contents *c)
 		__free_page(c->pages[k]);
 	kvfree(c->pages);
 	vfree(c->label);
+	kvfree(c->poison);
 	c->pages = NULL;
 	c->label = NULL;
+	c->poison = NULL;
 }
 
 static void nt_contents_free_all(void)
@@ -1749,6 +1778,13 @@ static int nt_alloc_contents(struct nt_dimm *d, bool label)
 		if (!c->label)
 			return -ENOMEM;
 	}
+	if (!c->poison) {
+		c->poison = kvcalloc(BITS_TO_LONGS(NT_POISON_BITS),
+				     sizeof(unsigned long), GFP_KERNEL);
+		if (!c->poison)
+			return -ENOMEM;
+	}
+	d->poison = c->poison;
 	d->pages = c->pages;
 	d->label = label ? c->label : NULL;
 	d->media = vmap(d->pages, d->nr_pages, VM_MAP, PAGE_KERNEL);
@@ -1758,6 +1794,47 @@ static int nt_alloc_contents(struct nt_dimm *d, bool label)
 	d->media_blob.size = NT_DIMM_SIZE;
 	return 0;
 }
+
+/*
+ * Poison.  nfit_test_media_ops.readable of the PM ranges: the bytes of
+ * [@off, +@len) of the range before the first poisoned line of a member
+ * DIMM; a read stopped there is counted and logged on that DIMM.
+ */
+static u64 nt_pm_readable(struct nfit_test_res *res, u64 off, u64 len)
+{
+	struct nfit_test *t = res->priv;
+	const struct nt_pm_set *set = &t->topo->set[res - t->pm];
+	u64 done, run;
+
+	if (!atomic_long_read(&nt_poisoned))
+		return len;
+	spin_lock(&nt_poison_lock);
+	for (done = 0; done < len; done += run) {
+		u64 o = off + done, line = o / NT_ILEAVE, in = o % NT_ILEAVE;
+		struct nt_dimm *d = &t->dimm[set->dimm[line % set->ways]];
+		u64 dpa = set->dpa + line / set->ways * NT_ILEAVE + in;
+		unsigned long first, last, bit;
+
+		run = min_t(u64, len - done, NT_ILEAVE - in);
+		first = dpa / NT_POISON_LINE;
+		last = (dpa + run - 1) / NT_POISON_LINE;
+		bit = find_next_bit(d->poison, last + 1, first);
+		if (bit > last)
+			continue;
+		done += max_t(u64, dpa, (u64)bit * NT_POISON_LINE) - dpa;
+		d->poison_reads++;
+		dev_info_ratelimited(nt_dimm_dev(d), "nfit_test: read stopped by poison at DPA %#llx (range offset %#llx)\n",
+				     (u64)bit * NT_POISON_LINE,
+				     off + done);
+		break;
+	}
+	spin_unlock(&nt_poison_lock);
+	return min(done, len);
+}
+
+static const struct nfit_test_media_ops nt_pm_media = {
+	.readable = nt_pm_readable,
+};
 
 /* Map PM range @s: its members' pages, one interleave line each in turn. */
 static int nt_map_set(struct nfit_test *t, int s)
@@ -1782,6 +1859,8 @@ static int nt_map_set(struct nfit_test *t, int s)
 	res->size = (resource_size_t)n << PAGE_SHIFT;
 	res->start = nt_phys(t, res->size);
 	res->name = "PM range";
+	res->media = &nt_pm_media;
+	res->priv = t;
 	return nfit_test_res_add(res);
 }
 
@@ -1918,6 +1997,109 @@ static int nt_stats_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(nt_stats);
 
+/*
+ * debugfs "poison": reads list the poisoned DPA runs ("OFFSET LENGTH",
+ * hex, one a line); writes "OFFSET LENGTH" poison the lines covering
+ * those bytes of DPA, "clear OFFSET LENGTH" clears them, "clear" clears
+ * all.  Numbers in C notation.  Bad input: EINVAL (malformed, length 0)
+ * or ERANGE (past the DPA space), logged, nothing changed.
+ */
+static int nt_poison_show(struct seq_file *m, void *unused)
+{
+	struct nt_dimm *d = m->private;
+	unsigned long b, e = 0;
+
+	spin_lock(&nt_poison_lock);
+	for (;;) {
+		b = find_next_bit(d->poison, NT_POISON_BITS, e);
+		if (b >= NT_POISON_BITS)
+			break;
+		e = find_next_zero_bit(d->poison, NT_POISON_BITS, b);
+		seq_printf(m, "%#llx %#llx\n", (u64)b * NT_POISON_LINE,
+			   (u64)(e - b) * NT_POISON_LINE);
+	}
+	spin_unlock(&nt_poison_lock);
+	return 0;
+}
+
+static int nt_poison_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, nt_poison_show, inode->i_private);
+}
+
+/* "OFFSET LENGTH" of @p into [*@first, *@last] lines, or an errno */
+static int nt_poison_parse(char *p, unsigned long *first,
+			   unsigned long *last)
+{
+	char *o = strsep(&p, " \t"), *l;
+	u64 off, len;
+
+	p = p ? skip_spaces(p) : NULL;
+	l = p ? strsep(&p, " \t") : NULL;
+	if (!o || !l || (p && *skip_spaces(p)) ||
+	    kstrtou64(o, 0, &off) || kstrtou64(l, 0, &len) || !len)
+		return -EINVAL;
+	if (off >= NT_DIMM_SIZE || len > NT_DIMM_SIZE - off)
+		return -ERANGE;
+	*first = off / NT_POISON_LINE;
+	*last = (off + len - 1) / NT_POISON_LINE;
+	return 0;
+}
+
+static ssize_t nt_poison_write(struct file *file, const char __user *ubuf,
+			       size_t count, loff_t *ppos)
+{
+	struct nt_dimm *d = ((struct seq_file *)file->private_data)->private;
+	unsigned long first = 0, last = NT_POISON_BITS - 1, i, n = 0;
+	bool clear = false;
+	char buf[64], *p;
+	int rc = -EINVAL;
+
+	if (count >= sizeof(buf))
+		goto bad;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	p = strim(buf);
+	if (!strncmp(p, "clear", 5) && (!p[5] || isspace(p[5]))) {
+		clear = true;
+		p = skip_spaces(p + 5);
+	}
+	if (!clear || *p) {
+		rc = nt_poison_parse(p, &first, &last);
+		if (rc)
+			goto bad;
+	}
+	spin_lock(&nt_poison_lock);
+	for (i = first; i <= last; i++) {
+		if (clear ? __test_and_clear_bit(i, d->poison) :
+			    !__test_and_set_bit(i, d->poison))
+			n++;
+	}
+	if (clear)
+		atomic_long_sub(n, &nt_poisoned);
+	else
+		atomic_long_add(n, &nt_poisoned);
+	spin_unlock(&nt_poison_lock);
+	dev_info(nt_dimm_dev(d), "nfit_test: %s DPA [%#llx, %#llx): %lu lines changed\n",
+		 clear ? "poison cleared in" : "poisoned", (u64)first * NT_POISON_LINE,
+		 (u64)(last + 1) * NT_POISON_LINE, n);
+	return count;
+bad:
+	dev_info(nt_dimm_dev(d), "nfit_test: poison: %zu-byte write refused: %d\n",
+		 count, rc);
+	return rc;
+}
+
+static const struct file_operations nt_poison_fops = {
+	.owner = THIS_MODULE,
+	.open = nt_poison_open,
+	.read = seq_read,
+	.write = nt_poison_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
 static void nt_debugfs_dimm(struct nfit_test *t, struct nt_dimm *d)
 {
 	struct nfit_mem *nfit_mem;
@@ -1931,6 +2113,8 @@ static void nt_debugfs_dimm(struct nfit_test *t, struct nt_dimm *d)
 	if (d->flush_hint)
 		debugfs_create_x64("flush_hint", 0600, dir, d->flush_hint);
 	debugfs_create_file("stats", 0444, dir, d, &nt_stats_fops);
+	debugfs_create_file("poison", 0600, dir, d, &nt_poison_fops);
+	debugfs_create_u64("poison_reads", 0444, dir, &d->poison_reads);
 	if (t->topo->cmds) {
 		debugfs_create_u32("config_size", 0600, dir, &d->config_size);
 		debugfs_create_u32("max_xfer", 0600, dir, &d->max_xfer);

@@ -46,6 +46,22 @@ struct nfit_test_mmio_ops {
 };
 
 /**
+ * struct nfit_test_media_ops - a mock range whose memory is NVDIMM media
+ * @readable: how many bytes of [@off, @off + @len) of the range can be
+ *	read before the first poisoned byte: @len when none is poisoned.
+ *	The wrapped copy_mc_to_kernel() stops there, as a machine check on
+ *	that line would stop the real one.  A return below @len means the
+ *	read consumes the poison (the owner may count and log it).
+ *
+ * Called with nfit_test_iomap's registry lock held, from any context a
+ * driver reads media in (bio submission, under the BTT's spinlocks): it
+ * must not sleep nor use the registry.
+ */
+struct nfit_test_media_ops {
+	u64 (*readable)(struct nfit_test_res *res, u64 off, u64 len);
+};
+
+/**
  * struct nfit_test_res - mock memory behind a range of fake addresses
  * @list: entry in nfit_test_iomap's registry (self-linked when not in it)
  * @start: first fake system-physical address
@@ -63,6 +79,8 @@ struct nfit_test_res {
 	void *virt;
 	const char *name;
 	const struct nfit_test_mmio_ops *mmio;
+	const struct nfit_test_media_ops *media;
+	void *priv;
 };
 
 bool nfit_test_phys_is_mock(resource_size_t start, resource_size_t size);
@@ -85,6 +103,8 @@ int __wrap_insert_resource(struct resource *parent, struct resource *new);
 void __wrap___iowrite64_copy(void __iomem *to, const void *from, size_t count);
 unsigned int __wrap_ioread32(const void __iomem *addr);
 u64 __wrap_ioread64_lo_hi(const void __iomem *addr);
+unsigned long __wrap_copy_mc_to_kernel(void *to, const void *from,
+				       unsigned int len);
 
 /* nd_btt.ko's media stores, through nfit_test_powercut.ko (powercut.c) */
 int __wrap_nvdimm_write_bytes(struct device *ndns_dev, u64 offset,
