@@ -37,7 +37,7 @@
  *   at once       the attributes of the device it touched (the DIMM of an
  *                 ioctl on /dev/nmemN), and the label bytes a label write
  *                 ioctl addressed;
- *   --full-every  (16) operations: every readable attribute of every nd
+ *   --full-every  (32) operations: every readable attribute of every nd
  *                 device, and the device list;
  *   --label-every (64) operations: every DIMM's whole label area
  *                 (GET_CONFIG_DATA; on QEMU a _DSM through AML per 4 KiB,
@@ -1204,7 +1204,7 @@ static int writable_attrs(const struct dev *d, int *idx)
 	return n;
 }
 
-static void op_write(int full)
+static void op_write(void)
 {
 	static char v[VALMAX], shown[200], old[VALMAX];
 	int idx[MAXATTR], tries, n = 0, rc;
@@ -1232,11 +1232,7 @@ static void op_write(int full)
 	rc = write_file(p, v, len);
 	logres("  -> %d", rc);
 	if (rc) {
-		unsigned long before = mismatches;
-
-		if (check_dev(d->name) == 0 && full)
-			check_all();
-		if (mismatches != before)
+		if (check_dev(d->name))
 			snapshot_all();
 		return;
 	}
@@ -1400,7 +1396,7 @@ static const char *errstr(int rc)
 	return b;
 }
 
-static void op_ioctl(int full)
+static void op_ioctl(void)
 {
 	uint32_t w_off = 0, w_len = 0;	/* label bytes a write may touch */
 	int dimm = pct(75) && ndimm, ro = pct(15), fd, own = 0, rc, write_op = 0;
@@ -1593,8 +1589,6 @@ static void op_ioctl(int full)
 		if (!m || check_dev(m->name) == 0) {
 			if (m && w_len)
 				check_label_range(m, w_off, w_len);
-			if (full)
-				check_all();
 		}
 		if (mismatches != before)
 			snapshot_all();
@@ -1613,7 +1607,7 @@ static void usage(void)
 
 int main(int argc, char **argv)
 {
-	unsigned long ops = 0, full_every = 16, ndctl_every = 4000, restore_every = 200;
+	unsigned long ops = 0, full_every = 32, ndctl_every = 4000, restore_every = 200;
 	unsigned long label_every = 64;
 	unsigned long nfail = 0;
 	double seconds = 0, t0, t;
@@ -1694,7 +1688,6 @@ int main(int argc, char **argv)
 
 	t0 = now();
 	for (opi = 0;; opi++) {
-		int full = full_every && opi % full_every == 0;
 		unsigned long before = mismatches;
 		int r;
 
@@ -1710,13 +1703,17 @@ int main(int argc, char **argv)
 			ndctl_pending = 0;
 		r = below(100);
 		if (r < 50)
-			op_ioctl(full);
+			op_ioctl();
 		else if (r < 96)
-			op_write(full);
+			op_write();
 		else if (r < 98)
 			op_config();
 		else
 			op_toggle();
+		/* whatever the operation did: after a success it is the new state */
+		if (full_every && opi % full_every == full_every - 1 &&
+		    mismatches == before && check_all())
+			snapshot_all();
 		if (label_every && opi % label_every == label_every - 1 &&
 		    mismatches == before && check_labels())
 			snapshot_all();
