@@ -4,7 +4,7 @@
  *
  *   nvt-fuzz [--seed S] [--ops N] [--seconds T] [--log FILE]
  *            [--full-every K] [--label-every K] [--ndctl CMD]
- *            [--ndctl-every K] [--restore-every K] [--verbose]
+ *            [--ndctl-every K] [--restore-every K] [--profile] [--verbose]
  *
  * Every operation is drawn from one PRNG (splitmix64) seeded with S (from
  * the clock when not given; always printed), so `--seed S --ops N`
@@ -33,28 +33,42 @@
  *   toggle unbind a namespace, btt, pfn, dax or region from its driver.
  *
  * After a failed operation (and after every label write ioctl) the
- * observable state must be as before: the attributes of the device it
- * touched, the label bytes a label write addressed, and at every
- * --full-every'th operation (16) every readable attribute of every nd
- * device and the device list.  Every --label-every operations (64) every
- * DIMM's whole label area (GET_CONFIG_DATA) is compared: reading it is
- * the expensive part (QEMU answers through _DSM AML), and only label
- * writes change it, so a change is caught within 64 operations (replay
- * the seed with --label-every 1 to find the operation).  After a
- * success the state is snapshotted again and the success is remembered
- * for undo: every --restore-every operations (and at the end) the
- * successes are undone newest first (old attribute values written back,
- * unbound devices bound again), so the run keeps the starting topology
- * and its targets instead of destroying them.  Every --ndctl-every (1000)
- * operations `CMD list -BDRNi` runs; when no operation succeeded since
- * the previous checkpoint its output must be identical.
+ * observable state must be as before:
+ *   at once       the attributes of the device it touched (the DIMM of an
+ *                 ioctl on /dev/nmemN), and the label bytes a label write
+ *                 ioctl addressed;
+ *   --full-every  (32) operations: every readable attribute of every nd
+ *                 device, and the device list;
+ *   --label-every (64) operations: every DIMM's whole label area
+ *                 (GET_CONFIG_DATA; on QEMU a _DSM through AML per 4 KiB,
+ *                 the expensive part: replay the seed with --label-every 1
+ *                 to find the operation that changed it);
+ *   --ndctl-every (4000) operations: `CMD list -BDRNi` before and after
+ *                 that operation, compared when it failed.
+ * So a failed operation's change to what it did not touch is caught
+ * within those intervals, unless a success before the check took that
+ * state again.  A success takes again (snapshot) the device list and what
+ * it can change: the attributes of its region, of the regions sharing a
+ * DIMM with it (capacity is shared: nfit_test's BLK regions alias its
+ * PMEM ones), of their namespaces, btt, pfn and dax devices and of their
+ * DIMMs, and when it may have written labels (a namespace, btt, pfn or
+ * dax attribute, a restore) those DIMMs' whole label areas; a success on
+ * a device of no region (a DIMM) takes everything.  A wrong guess here
+ * cannot hide a defect: the next full or label check compares every
+ * device and label area with its snapshot, so a change a success made
+ * beyond that set shows up as a MISMATCH (a false one), never as nothing.
+ * The success is remembered for undo: every --restore-every operations
+ * (200, and at the end) the successes are undone newest first (old
+ * attribute values written back, unbound devices bound again), so the run
+ * keeps the starting topology and its targets instead of destroying them.
  *
  * Never written: uevent, driver_override, power/, anything outside
  * /sys/bus/nd/devices/<dev>/ (bus and DIMMs are never unbound: the run
  * would lose its targets; the bus has no writable attribute).
  *
- * Prints "nvt-fuzz: seed S ops N ioctls I writes W successes X
- * failures F seconds T ops/s R" and exits 1 when an operation changed
+ * Prints "nvt-fuzz: seed S ops N ioctls I writes W ... failures F seconds
+ * T ops/s R", lines of where the time went (--profile: and the 20 most
+ * expensive attributes to read) and exits 1 when an operation changed
  * state it must not have (each such "MISMATCH" is printed with the
  * operation and the first differing line), 2 on a usage or setup error.
  *
@@ -205,6 +219,7 @@ static int write_str(const char *path, const char *s)
 /* ---- the devices ----------------------------------------------------- */
 struct attr {
 	char name[48];		/* "size" or "nfit/handle" */
+	int prof;		/* 1 + its slot in prof[] (--profile) */
 	int writable;
 	int fd;			/* kept open: pread() at 0 shows it again */
 	int err;		/* why it could not be opened */
@@ -212,7 +227,7 @@ struct attr {
 
 struct dev {
 	char name[48];
-	char path[PATH_MAX];
+	char path[96];		/* through /sys/bus/nd/devices or /sys/class/nd */
 	struct attr attrs[MAXATTR];
 	int nattr;
 	char *snap;		/* "attr=value" lines of the last snapshot */
@@ -235,9 +250,11 @@ static int ndimm;
 static int busfd[8];
 static int nbus;
 
+/* wait_probe is no state: settle() reads it (it waits for probing) */
 static int skip_attr(const char *name)
 {
-	return !strcmp(name, "uevent") || !strcmp(name, "driver_override");
+	return !strcmp(name, "uevent") || !strcmp(name, "driver_override") ||
+		!strcmp(name, "wait_probe");
 }
 
 static int cmp_dev(const void *a, const void *b)
@@ -292,17 +309,29 @@ static void close_dev(struct dev *d)
 }
 
 static struct dev olddevs[MAXDEV];
+static int touched_dev(const char *name);
+
+/* a device removed and added again under the same name answers ENODEV */
+static int dev_gone(const struct dev *d)
+{
+	char v[64];
+	int i;
+
+	for (i = 0; i < d->nattr; i++)
+		if (d->attrs[i].fd >= 0)
+			return pread(d->attrs[i].fd, v, sizeof(v), 0) < 0 && errno == ENODEV;
+	return 0;
+}
 
 /*
- * The device at @path, with its attributes open: taken over from the
- * previous scan when the same device is still there (opening every
- * attribute again is what a snapshot would spend its time on under the
- * debug kernel), else scanned.
+ * The device @name at @path, with its attributes open: taken over from
+ * the previous scan, snapshot included, when the same device is still
+ * there (opening every attribute again is what a snapshot would spend its
+ * time on under the debug kernel), else scanned (no snapshot yet).
  */
 static int add_dev(const char *name, const char *path, int nold, int nfit)
 {
 	struct dev *d = &devs[ndev];
-	char v[64];
 	int i;
 
 	for (i = 0; i < nold; i++) {
@@ -310,13 +339,11 @@ static int add_dev(const char *name, const char *path, int nold, int nfit)
 
 		if (!o->nattr || strcmp(o->name, name) || strcmp(o->path, path))
 			continue;
-		/* a device removed and added again under the same name: ENODEV */
-		if (o->attrs[0].fd >= 0 && pread(o->attrs[0].fd, v, sizeof(v), 0) < 0 &&
-		    errno == ENODEV)
+		if (touched_dev(name) && dev_gone(o))
 			break;
 		*d = *o;
-		d->snap = NULL;
-		o->nattr = 0;	/* moved */
+		o->nattr = 0;	/* moved, snapshot and all */
+		o->snap = NULL;
 		ndev++;
 		return 0;
 	}
@@ -331,18 +358,20 @@ static int add_dev(const char *name, const char *path, int nold, int nfit)
 	return 0;
 }
 
-/* the devices of the bus, sorted by name, with their attributes */
+/*
+ * The devices of the bus, sorted by name, with their attributes.  Paths
+ * go through the bus' symlinks (no realpath(): a walk of every sysfs
+ * directory above the device, the most expensive part of a snapshot
+ * under the debug kernel when it was done for every device).
+ */
 static void scan_devs(void)
 {
 	char p[PATH_MAX], rp[PATH_MAX];
 	struct dirent *e;
 	int i, nold = ndev;
+	ssize_t n;
 	DIR *dh;
 
-	for (i = 0; i < ndev; i++) {
-		free(devs[i].snap);
-		devs[i].snap = NULL;
-	}
 	memcpy(olddevs, devs, sizeof(devs[0]) * ndev);
 	ndev = 0;
 	dh = opendir(ND_DEVS);
@@ -350,8 +379,7 @@ static void scan_devs(void)
 		if (e->d_name[0] == '.')
 			continue;
 		snprintf(p, sizeof(p), ND_DEVS "/%s", e->d_name);
-		if (realpath(p, rp))
-			add_dev(e->d_name, rp, nold, 1);
+		add_dev(e->d_name, p, nold, 1);
 	}
 	if (dh)
 		closedir(dh);
@@ -361,8 +389,11 @@ static void scan_devs(void)
 		if (strncmp(e->d_name, "ndctl", 5))
 			continue;
 		snprintf(p, sizeof(p), "/sys/class/nd/%s/device", e->d_name);
-		if (realpath(p, rp))
-			add_dev(strrchr(rp, '/') + 1, rp, nold, 1);
+		n = readlink(p, rp, sizeof(rp) - 1);
+		if (n <= 0)
+			continue;
+		rp[n] = 0;
+		add_dev(strrchr(rp, '/') ? strrchr(rp, '/') + 1 : rp, p, nold, 1);
 	}
 	if (dh)
 		closedir(dh);
@@ -384,7 +415,9 @@ static struct dev *find_dev(const char *name)
 /* ---- snapshots ------------------------------------------------------- */
 /* where the time goes: snapshots, full checks, ndctl runs */
 static double t_snap, t_full, t_ndctl, t_labels;
-static unsigned long n_snap, n_full, n_labels;
+static double t_settle, t_scan, t_state, t_dimms;
+static unsigned long n_snap, n_snap_all, n_state, n_full, n_labels;
+static unsigned long n_label_reads, n_label_areas;
 
 struct sbuf {
 	char *p;
@@ -404,8 +437,56 @@ static void sb_add(struct sbuf *b, const char *s, size_t n)
 	b->p[b->len] = 0;
 }
 
+/* --profile: read time per device kind and attribute */
+static int profile;
+static struct {
+	char key[64];
+	double t;
+	unsigned long n;
+} prof[512];
+static int nprof;
+
+static void prof_add(const struct dev *d, struct attr *a, double t)
+{
+	char key[64];
+	int i;
+
+	if (!a->prof) {
+		snprintf(key, sizeof(key), "%.*s/%s", (int)strcspn(d->name, "0123456789"),
+			 d->name, a->name);
+		for (i = 0; i < nprof && strcmp(prof[i].key, key); i++)
+			;
+		if (i == nprof && nprof < 512)
+			snprintf(prof[nprof++].key, sizeof(key), "%s", key);
+		a->prof = i < 512 ? i + 1 : 0;
+		if (!a->prof)
+			return;
+	}
+	prof[a->prof - 1].t += t;
+	prof[a->prof - 1].n++;
+}
+
+static void print_profile(void)
+{
+	int i, j, best;
+
+	for (i = 0; i < 20 && i < nprof; i++) {
+		for (best = i, j = i + 1; j < nprof; j++)
+			if (prof[j].t > prof[best].t)
+				best = j;
+		if (best != i) {
+			typeof(prof[0]) x = prof[i];
+
+			prof[i] = prof[best];
+			prof[best] = x;
+		}
+		printf("nvt-fuzz: profile: %-40s %8lu reads %7.3f s\n", prof[i].key,
+		       prof[i].n, prof[i].t);
+	}
+}
+
 /* every readable attribute of one device, as "name=value" or "name!errno" */
-static char *dev_state(const struct dev *d, size_t *len)
+static char *dev_state(struct dev *d, size_t *len)
 {
 	static char val[VALMAX];
 	struct sbuf b = { 0 };
@@ -416,8 +497,12 @@ static char *dev_state(const struct dev *d, size_t *len)
 		if (d->attrs[i].fd < 0) {
 			n = -d->attrs[i].err;
 		} else {
+			double t = profile ? now() : 0;
+
 			n = pread(d->attrs[i].fd, val, sizeof(val) - 1, 0);
 			n = n < 0 ? -errno : n;
+			if (profile)
+				prof_add(d, &d->attrs[i], now() - t);
 			if (n >= 0)
 				val[n] = 0;
 		}
@@ -451,18 +536,18 @@ static int dimm_cfg(struct dimm *m)
 	return 0;
 }
 
-/* read a DIMM's label area into buf; -1 when it cannot be read */
-static int read_label(struct dimm *m, uint8_t *buf)
+/* bytes [off, off + len) of a DIMM's label area into buf; -1 when unreadable */
+static int read_range(struct dimm *m, uint32_t off, uint32_t len, uint8_t *buf)
 {
 	struct nd_cmd_get_config_data_hdr *h;
-	uint32_t off, n;
+	uint32_t n;
 	int rc = 0;
 
 	h = malloc(sizeof(*h) + m->max_xfer);
 	if (!h)
 		exit(2);
-	for (off = 0; off < m->cfg_size; off += n) {
-		n = m->cfg_size - off < m->max_xfer ? m->cfg_size - off : m->max_xfer;
+	for (; len; off += n, len -= n, buf += n) {
+		n = len < m->max_xfer ? len : m->max_xfer;
 		h->in_offset = off;
 		h->in_length = n;
 		h->status = 0;
@@ -470,12 +555,20 @@ static int read_label(struct dimm *m, uint8_t *buf)
 			rc = -1;
 			break;
 		}
-		memcpy(buf + off, h->out_buf, n);
+		memcpy(buf, h->out_buf, n);
+		n_label_reads++;
 	}
 	free(h);
 	return rc;
 }
 
+/* read a DIMM's label area into buf; -1 when it cannot be read */
+static int read_label(struct dimm *m, uint8_t *buf)
+{
+	return read_range(m, 0, m->cfg_size, buf);
+}
+
+/* the buses' and DIMMs' character devices, and every label area */
 static void open_dimms(void)
 {
 	char p[64];
@@ -516,7 +609,11 @@ static void open_dimms(void)
 	}
 }
 
-/* the settled bus: wait_probe blocks until probing is done */
+/*
+ * The settled bus: wait_probe blocks until probing is done, the nd core's
+ * asynchronous registrations included (one domain for every bus: one
+ * bus' wait_probe is enough).
+ */
 static void settle(void)
 {
 	char p[PATH_MAX + 16], v[64];
@@ -526,29 +623,196 @@ static void settle(void)
 		if (!strncmp(devs[i].name, "ndbus", 5)) {
 			snprintf(p, sizeof(p), "%s/wait_probe", devs[i].path);
 			read_file(p, v, sizeof(v));
+			break;
 		}
 }
 
 /*
- * Take the state as the reference.  Label areas are read again only when
- * asked (@labels): they change only through label writes, which only
- * namespace, btt, pfn and dax attribute writes (and restores) cause.
+ * What a success may have changed, to be taken again by refresh(): the
+ * devices named by touch(), their regions, the regions sharing a DIMM
+ * with those (a namespace's capacity is taken from every region on its
+ * DIMMs: nfit_test's BLK regions alias its PMEM regions), every
+ * namespace, btt, pfn and dax of those regions and their DIMMs (label
+ * slots, state).  A device without a region (a DIMM, a bus) makes it
+ * everything.  A wrong guess here cannot hide a defect: the next full
+ * check compares every device with its snapshot, so a change it missed
+ * shows up as a MISMATCH (a false one), never as nothing.
+ */
+#define MAXREG 64
+static int touched_reg[MAXREG], ntouched, touch_all = 1;
+
+/* the region a device belongs to (regionR, namespaceR.N, bttR.N, ...), or -1 */
+static int region_of(const char *name)
+{
+	static const char *const pre[] = { "region", "namespace", "btt", "pfn", "dax" };
+	size_t i, n;
+	char *end;
+	long r;
+
+	for (i = 0; i < sizeof(pre) / sizeof(pre[0]); i++) {
+		n = strlen(pre[i]);
+		if (strncmp(name, pre[i], n) || name[n] < '0' || name[n] > '9')
+			continue;
+		r = strtol(name + n, &end, 10);
+		if (i ? *end != '.' : *end != 0)
+			return -1;
+		return r;
+	}
+	return -1;
+}
+
+/* is @name in a region touch() named (or everything touched) */
+static int touched_dev(const char *name)
+{
+	int r = region_of(name), i;
+
+	if (touch_all)
+		return 1;
+	for (i = 0; i < ntouched; i++)
+		if (touched_reg[i] == r)
+			return 1;
+	return 0;
+}
+
+static void touch(const char *name)
+{
+	int r = region_of(name), i;
+
+	if (r < 0 || ntouched >= MAXREG) {
+		touch_all = 1;
+		return;
+	}
+	for (i = 0; i < ntouched; i++)
+		if (touched_reg[i] == r)
+			return;
+	touched_reg[ntouched++] = r;
+}
+
+/* does region device @d map DIMM @dimm ("mappingN=nmemX,..." in its snapshot) */
+static int region_maps(const struct dev *d, const char *dimm)
+{
+	size_t n = strlen(dimm);
+	const char *l;
+
+	for (l = d->snap; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : "") {
+		const char *v = strchr(l, '=');
+
+		if (strncmp(l, "mapping", 7) || !v || v > strchr(l, '\n'))
+			continue;
+		if (!strncmp(v + 1, dimm, n) && v[1 + n] == ',')
+			return 1;
+	}
+	return 0;
+}
+
+static int reg_listed(const int *regs, int nregs, int r)
+{
+	int i;
+
+	for (i = 0; i < nregs; i++)
+		if (regs[i] == r)
+			return 1;
+	return 0;
+}
+
+/*
+ * The devices (sel[i] for devs[i]) and DIMMs (dsel[j] for dimms[j]) the
+ * touched regions reach; 0, or -1 when that is everything.
+ */
+static int touched_set(char *sel, char *dsel)
+{
+	int regs[MAXREG], nregs = ntouched, i, j, k, r;
+
+	if (touch_all)
+		return -1;
+	memcpy(regs, touched_reg, sizeof(regs[0]) * ntouched);
+	memset(dsel, 0, ndimm);
+	for (i = 0; i < ndev; i++) {
+		r = region_of(devs[i].name);
+		if (strncmp(devs[i].name, "region", 6) || !reg_listed(regs, ntouched, r))
+			continue;
+		if (!devs[i].snap)
+			return -1;	/* not seen yet: its DIMMs are unknown */
+		for (j = 0; j < ndimm; j++)
+			dsel[j] |= region_maps(&devs[i], dimms[j].name);
+	}
+	/* the regions on those DIMMs */
+	for (i = 0; i < ndev; i++) {
+		r = region_of(devs[i].name);
+		if (strncmp(devs[i].name, "region", 6) || reg_listed(regs, nregs, r))
+			continue;
+		for (j = 0; j < ndimm; j++)
+			if (dsel[j] && region_maps(&devs[i], dimms[j].name))
+				break;
+		if (j < ndimm && nregs < MAXREG)
+			regs[nregs++] = r;
+	}
+	for (i = 0; i < ndev; i++) {
+		sel[i] = !devs[i].snap;
+		r = region_of(devs[i].name);
+		if (r >= 0 && reg_listed(regs, nregs, r))
+			sel[i] = 1;
+		for (k = 0; k < ndimm; k++)
+			if (dsel[k] && !strcmp(devs[i].name, dimms[k].name))
+				sel[i] = 1;
+	}
+	return 0;
+}
+
+/*
+ * Take the state as the reference: the device list, and the attributes
+ * (and with @labels the label areas) of what touch() named since the last
+ * one, or of everything.  Label areas change only through label writes,
+ * which only namespace, btt, pfn and dax attribute writes (and restores)
+ * cause.
  */
 static void snapshot(int labels)
 {
-	double t = now();
-	int i;
+	double t = now(), t1, t2, t3;
+	char sel[MAXDEV], dsel[MAXDIMM];
+	int i, all;
 
 	if (!ndev)
 		scan_devs();
 	settle();	/* the buses of the previous scan: they never go away */
+	t1 = now();
 	scan_devs();
-	for (i = 0; i < ndev; i++)
+	t2 = now();
+	all = touched_set(sel, dsel) < 0;
+	for (i = 0; i < ndev; i++) {
+		if (!all && !sel[i])
+			continue;
+		free(devs[i].snap);
 		devs[i].snap = dev_state(&devs[i], &devs[i].snaplen);
-	if (labels || !ndimm)
+		n_state++;
+	}
+	t3 = now();
+	if (!ndimm) {
 		open_dimms();
+	} else if (labels) {
+		for (i = 0; i < ndimm; i++)
+			if (dimms[i].have_cfg && (all || dsel[i])) {
+				n_label_areas++;
+				if (read_label(&dimms[i], dimms[i].label))
+					dimms[i].have_cfg = 0;
+			}
+	}
+	t_settle += t1 - t;
+	t_scan += t2 - t1;
+	t_state += t3 - t2;
+	t_dimms += now() - t3;
 	t_snap += now() - t;
 	n_snap++;
+	n_snap_all += all;
+	ntouched = 0;
+	touch_all = 0;
+}
+
+/* a snapshot of everything */
+static void snapshot_all(void)
+{
+	touch_all = 1;
+	snapshot(1);
 }
 
 static unsigned long mismatches, maxmis = 10;
@@ -707,8 +971,8 @@ static int check_labels(void)
 /* ---- ndctl checkpoints ----------------------------------------------- */
 static const char *ndctl_cmd;
 static char *ndctl_ref;
-static int ndctl_stale = 1;
-static unsigned long ndctl_runs;
+static int ndctl_stale = 1, ndctl_pending;
+static unsigned long ndctl_runs, ndctl_compared;
 
 static char *run_ndctl(void)
 {
@@ -738,15 +1002,28 @@ static void ndctl_checkpoint(void)
 	t_ndctl += now() - t;
 	if (!s)
 		return;
-	if (!ndctl_stale && ndctl_ref && strcmp(ndctl_ref, s))
-		report("ndctl list -BDRNi changed", ndctl_ref, s);
+	/* compared when nothing succeeded since the reference; else it is one */
+	ndctl_pending = ndctl_stale || !ndctl_ref;
+	if (!ndctl_pending) {
+		ndctl_compared++;
+		if (strcmp(ndctl_ref, s))
+			report("ndctl list -BDRNi changed", ndctl_ref, s);
+	}
 	free(ndctl_ref);
 	ndctl_ref = s;
 	ndctl_stale = 0;
 }
 
+/* a device whose attribute writes may write labels */
+static int label_dev(const char *name)
+{
+	return !strncmp(name, "namespace", 9) || !strncmp(name, "btt", 3) ||
+		!strncmp(name, "pfn", 3) || !strncmp(name, "dax", 3);
+}
+
 /* ---- undo ------------------------------------------------------------ */
 struct undo {
+	char dev[48];		/* the device it changes */
 	char path[PATH_MAX];
 	char val[160];
 };
@@ -754,10 +1031,11 @@ struct undo {
 static struct undo undos[MAXUNDO];
 static int nundo;
 
-static void push_undo(const char *path, const char *val)
+static void push_undo(const char *dev, const char *path, const char *val)
 {
 	if (nundo >= MAXUNDO)
 		return;
+	snprintf(undos[nundo].dev, sizeof(undos[0].dev), "%s", dev);
 	snprintf(undos[nundo].path, sizeof(undos[0].path), "%s", path);
 	snprintf(undos[nundo].val, sizeof(undos[0].val), "%s", val);
 	nundo++;
@@ -776,6 +1054,7 @@ static void restore(void)
 		int rc = write_str(undos[i].path, undos[i].val);
 
 		logres("  undo %s <- %.40s: %d", undos[i].path, undos[i].val, rc);
+		touch(undos[i].dev);
 	}
 	nundo = 0;
 	restores++;
@@ -783,19 +1062,13 @@ static void restore(void)
 	ndctl_stale = 1;
 }
 
-/* the operation changed state legitimately */
-static void succeeded(int labels)
+/* the operation changed state legitimately: @dev's region and its kin */
+static void succeeded(const char *dev, int labels)
 {
+	touch(dev);
 	successes++;
 	ndctl_stale = 1;
 	snapshot(labels);
-}
-
-/* a device whose attribute writes may write labels */
-static int label_dev(const char *name)
-{
-	return !strncmp(name, "namespace", 9) || !strncmp(name, "btt", 3) ||
-		!strncmp(name, "pfn", 3) || !strncmp(name, "dax", 3);
 }
 
 /* ---- values ---------------------------------------------------------- */
@@ -931,7 +1204,7 @@ static int writable_attrs(const struct dev *d, int *idx)
 	return n;
 }
 
-static void op_write(int full)
+static void op_write(void)
 {
 	static char v[VALMAX], shown[200], old[VALMAX];
 	int idx[MAXATTR], tries, n = 0, rc;
@@ -959,12 +1232,8 @@ static void op_write(int full)
 	rc = write_file(p, v, len);
 	logres("  -> %d", rc);
 	if (rc) {
-		unsigned long before = mismatches;
-
-		if (check_dev(d->name) == 0 && full)
-			check_all();
-		if (mismatches != before)
-			snapshot(1);
+		if (check_dev(d->name))
+			snapshot_all();
 		return;
 	}
 	/* accepted: remember how to undo it, take the new state */
@@ -972,10 +1241,10 @@ static void op_write(int full)
 	if (!old[0])
 		strcpy(old, "\n");
 	if (!strcmp(a, "size") && strncmp(d->name, "namespace", 9) == 0)
-		push_undo(p, "0");
+		push_undo(d->name, p, "0");
 	else
-		push_undo(p, old);
-	succeeded(label_dev(d->name));
+		push_undo(d->name, p, old);
+	succeeded(d->name, label_dev(d->name));
 }
 
 /* a valid namespace on a region's seed, sometimes claimed by a btt/pfn/dax */
@@ -1027,10 +1296,10 @@ static void op_config(void)
 	logres("  size -> %d", rc);
 	if (rc) {
 		/* partial configs (uuid, name) are state too */
-		succeeded(1);
+		succeeded(ns, 1);
 		return;
 	}
-	push_undo(p, "0");
+	push_undo(ns, p, "0");
 	if (pct(50)) {
 		static const char *const kinds[] = { "btt", "pfn", "dax" };
 		const char *k = kinds[below(3)];
@@ -1042,10 +1311,10 @@ static void op_config(void)
 			rc = write_str(p, ns);
 			logres("  %s namespace=%s -> %d", seed, ns, rc);
 			if (!rc)
-				push_undo(p, "\n");
+				push_undo(seed, p, "\n");
 		}
 	}
-	succeeded(1);
+	succeeded(ns, 1);
 }
 
 /* unbind a namespace, btt, pfn, dax or region from its driver */
@@ -1078,12 +1347,12 @@ static void op_toggle(void)
 	logres("  -> %d", rc);
 	if (rc) {
 		if (check_dev(d->name))
-			snapshot(1);
+			snapshot_all();
 		return;
 	}
 	snprintf(bind, sizeof(bind), "%s/bind", drv);
-	push_undo(bind, d->name);
-	succeeded(0);
+	push_undo(d->name, bind, d->name);
+	succeeded(d->name, 0);
 }
 
 /* ---- operations: ioctls ---------------------------------------------- */
@@ -1127,7 +1396,7 @@ static const char *errstr(int rc)
 	return b;
 }
 
-static void op_ioctl(int full)
+static void op_ioctl(void)
 {
 	uint32_t w_off = 0, w_len = 0;	/* label bytes a write may touch */
 	int dimm = pct(75) && ndimm, ro = pct(15), fd, own = 0, rc, write_op = 0;
@@ -1320,11 +1589,9 @@ static void op_ioctl(int full)
 		if (!m || check_dev(m->name) == 0) {
 			if (m && w_len)
 				check_label_range(m, w_off, w_len);
-			if (full)
-				check_all();
 		}
 		if (mismatches != before)
-			snapshot(1);
+			snapshot_all();
 	}
 }
 
@@ -1333,14 +1600,14 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: nvt-fuzz [--seed S] [--ops N] [--seconds T] [--log FILE]\n"
 		"  [--full-every K] [--label-every K] [--ndctl CMD] [--ndctl-every K]\n"
-		"  [--restore-every K]\n"
+		"  [--restore-every K] [--profile]\n"
 		"  [--verbose]\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
-	unsigned long ops = 0, full_every = 16, ndctl_every = 1000, restore_every = 200;
+	unsigned long ops = 0, full_every = 32, ndctl_every = 4000, restore_every = 200;
 	unsigned long label_every = 64;
 	unsigned long nfail = 0;
 	double seconds = 0, t0, t;
@@ -1352,6 +1619,10 @@ int main(int argc, char **argv)
 
 		if (!strcmp(o, "--verbose")) {
 			verbose = 1;
+			continue;
+		}
+		if (!strcmp(o, "--profile")) {
+			profile = 1;
 			continue;
 		}
 		if (!v)
@@ -1407,7 +1678,7 @@ int main(int argc, char **argv)
 		perror("mmap");
 		exit(2);
 	}
-	snapshot(1);
+	snapshot_all();
 	if (!ndev) {
 		fprintf(stderr, "nvt-fuzz: no device under " ND_DEVS "\n");
 		exit(2);
@@ -1417,7 +1688,6 @@ int main(int argc, char **argv)
 
 	t0 = now();
 	for (opi = 0;; opi++) {
-		int full = full_every && opi % full_every == 0;
 		unsigned long before = mismatches;
 		int r;
 
@@ -1429,18 +1699,27 @@ int main(int argc, char **argv)
 			restore();
 		if (ndctl_cmd && ndctl_every && opi && opi % ndctl_every == 0)
 			ndctl_checkpoint();
+		else
+			ndctl_pending = 0;
 		r = below(100);
 		if (r < 50)
-			op_ioctl(full);
+			op_ioctl();
 		else if (r < 96)
-			op_write(full);
+			op_write();
 		else if (r < 98)
 			op_config();
 		else
 			op_toggle();
+		/* whatever the operation did: after a success it is the new state */
+		if (full_every && opi % full_every == full_every - 1 &&
+		    mismatches == before && check_all())
+			snapshot_all();
 		if (label_every && opi % label_every == label_every - 1 &&
 		    mismatches == before && check_labels())
-			snapshot(1);
+			snapshot_all();
+		/* a checkpoint's reference and the same after one failed operation */
+		if (ndctl_pending && !ndctl_stale && mismatches == before)
+			ndctl_checkpoint();
 		if (mismatches != before)
 			nfail++;
 		if (mismatches >= maxmis) {
@@ -1459,7 +1738,13 @@ int main(int argc, char **argv)
 	       seed, opi, n_ioctl, n_write, n_config, n_toggle, successes, restores,
 	       ndctl_runs, mismatches, t, t > 0 ? opi / t : 0.0);
 	printf("nvt-fuzz: time: snapshots %lu %.1f s, full checks %lu %.1f s, "
-	       "label checks %lu %.1f s, ndctl %.1f s\n",
-	       n_snap, t_snap, n_full, t_full, n_labels, t_labels, t_ndctl);
+	       "label checks %lu %.1f s, ndctl %.1f s (%lu compared)\n",
+	       n_snap, t_snap, n_full, t_full, n_labels, t_labels, t_ndctl, ndctl_compared);
+	printf("nvt-fuzz: snapshot time: settle %.1f s, scan %.1f s, attributes %.1f s "
+	       "(%lu devices), label areas %.1f s; %lu of everything; label areas read %lu "
+	       "(%lu transfers)\n", t_settle, t_scan,
+	       t_state, n_state, t_dimms, n_snap_all, n_label_areas, n_label_reads);
+	if (profile)
+		print_profile();
 	return mismatches ? 1 : 0;
 }
