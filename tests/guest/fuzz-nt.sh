@@ -20,4 +20,4 @@ if ! { platform_unload && platform_load; }; then
 	exit 0
 fi
 nd_settle
-fuzz_run $(fuzz_ops 18000 500) 1
+fuzz_run $(fuzz_ops 19000 500) 1

@@ -14,4 +14,4 @@ nd_settle
 # whole label areas are read through _DSM AML (~7 s a time under the
 # debug kernel): every 200 operations here, not 64
 NVT_FUZZ_ARGS="--label-every 200 $NVT_FUZZ_ARGS"
-fuzz_run $(fuzz_ops 2000 500) 2
+fuzz_run $(fuzz_ops 1000 500) 2
