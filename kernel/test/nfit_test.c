@@ -45,9 +45,11 @@
  * Poison: every DIMM has a bitmap of poisoned media lines (64 bytes of
  * DPA each), set and cleared through debugfs only.  A read through a PM
  * range with copy_mc_to_kernel() (nd_pmem, nvdimm_read_bytes()) stops at
- * the first poisoned byte, as a machine check would stop it; stores do
- * not clear poison (the knob does), and the "media" blob, block-window
- * reads and the label area ignore it.
+ * the first poisoned byte, as a machine check would stop it; a
+ * block-window read command over a poisoned line completes with the
+ * media-error status, as the DIMM reports an uncorrectable line; stores
+ * do not clear poison (the knob does), and the "media" blob and the label
+ * area ignore it.
  */
 #include <linux/module.h>
 #include <linux/delay.h>
@@ -329,7 +331,7 @@ MODULE_PARM_DESC(blk_variant, "nfit_test.0 DIMM i, from the bus's next bind: blo
 /* the mock's block-window status bits (the driver masks 0x80000037) */
 #define NT_BW_ST_INVALID	BIT(0)	/* command out of range or malformed */
 #define NT_BW_ST_UNLATCHED	BIT(1)	/* LATCH DIMM: command not read back */
-#define NT_BW_ST_MEDIA		BIT(2)	/* injected media error (blk_fail) */
+#define NT_BW_ST_MEDIA		BIT(2)	/* media error: blk_fail, or a poisoned line read */
 #define NT_BW_ST_ERRORS		0x80000037U
 #define NT_BW_POISON		0xa5	/* aperture bytes no command delivered */
 #define NT_BW_MAX_WINDOWS	2
@@ -443,7 +445,8 @@ struct nfit_test;
  * @blk_errors: commands completed with an error status
  * @blk_latches: command read-backs
  * @poison: its poisoned media lines, NT_POISON_BITS bits (nt_poison_lock)
- * @poison_reads: reads through a PM range stopped by @poison
+ * @poison_reads: reads through a PM range stopped by @poison, and
+ *	block-window read commands failed by it
  */
 struct nt_dimm {
 	struct nfit_test *t;
@@ -520,8 +523,9 @@ static struct dentry *nt_debugfs;
 
 /*
  * The poison bitmaps of all DIMMs.  Taken inside nfit_test_iomap's
- * registry lock by the wrapped copy_mc_to_kernel(); the debugfs knob
- * takes it alone.  @nt_poisoned: lines poisoned, on all DIMMs.
+ * registry lock by the wrapped copy_mc_to_kernel() and by block-window
+ * commands; the debugfs knob takes it alone.  @nt_poisoned: lines
+ * poisoned, on all DIMMs.
  */
 static DEFINE_SPINLOCK(nt_poison_lock);
 static atomic_long_t nt_poisoned;
@@ -899,6 +903,26 @@ static void nt_bw_move(struct nt_dimm *d, unsigned int k)
 	nt_bw_access(d, k, bytes, NULL, d->blk.win_size - bytes, true);
 }
 
+/*
+ * The first poisoned line of [@dpa, +@len) of @d's media (@len > 0, the
+ * range inside the DPA space), as a DPA; U64_MAX if none.  A hit is
+ * counted in @d->poison_reads.
+ */
+static u64 nt_bw_poison(struct nt_dimm *d, u64 dpa, u64 len)
+{
+	unsigned long first = dpa / NT_POISON_LINE;
+	unsigned long last = (dpa + len - 1) / NT_POISON_LINE, bit;
+
+	if (!atomic_long_read(&nt_poisoned))
+		return U64_MAX;
+	spin_lock(&nt_poison_lock);
+	bit = find_next_bit(d->poison, last + 1, first);
+	if (bit <= last)
+		d->poison_reads++;
+	spin_unlock(&nt_poison_lock);
+	return bit <= last ? (u64)bit * NT_POISON_LINE : U64_MAX;
+}
+
 static void nt_bw_command(struct nt_dimm *d, unsigned int k, u64 cmd)
 {
 	const struct nt_blk_layout *l = &d->blk;
@@ -929,6 +953,14 @@ static void nt_bw_command(struct nt_dimm *d, unsigned int k, u64 cmd)
 		dev_info_ratelimited(nt_dimm_dev(d), "nfit_test: injected block-window failure: %s DPA %#llx, %u lines: status %#x\n",
 				     w->write ? "write" : "read", w->dpa,
 				     w->lines, w->status);
+	} else if (!w->write) {
+		u64 bad = nt_bw_poison(d, w->dpa, bytes);
+
+		if (bad != U64_MAX) {
+			w->status = NT_BW_ST_MEDIA;
+			dev_info_ratelimited(nt_dimm_dev(d), "nfit_test: block window %u: read of DPA %#llx, %u lines, hits poison at DPA %#llx: media error\n",
+					     k, w->dpa, w->lines, bad);
+		}
 	}
 	if (!(READ_ONCE(d->blk_flags) & NT_BW_LATCH))
 		nt_bw_move(d, k);

@@ -3,6 +3,8 @@
 #   - a command completing with an error status (blk_fail): the request
 #     fails with EIO and the media keeps its old bytes; a status with
 #     only reserved bits set (0x8) is no error (the 0x80000037 mask)
+#   - a poisoned media line (the poison knob): the read of its sector
+#     fails EIO, the rest reads, a write does not clear it
 #   - the DIMM-flags command failing: the BLK region does not enable, says
 #     why, and enables once the firmware behaves, data intact
 #   - bad block-window tables (blk_variant 3..10): that DIMM gets no BLK
@@ -53,6 +55,40 @@ nt_knob $d blk_fail_status 0x4
 check "$dev: pattern intact after the faults" nvt-pattern verify $dev 0 4M 7701
 dmesg | grep -q "$d: BLK write of .* status 0x4" && ok "the failed write is logged with its status" ||
 	nok "no log line for the failed block-window write"
+
+# --- poisoned media (the poison knob) ----------------------------------------------
+# A read command over a poisoned line completes with the media-error
+# status, as the DIMM reports an uncorrectable line: that sector fails
+# EIO, its neighbours read as written; a write over it succeeds and does
+# not clear the poison, the knob does.  Sector 2 (4096-byte sectors,
+# a raw BLK namespace: DPA $dpa + 2 x 4096).
+dd if=$dev of=/tmp/bp.s2 bs=4K skip=2 count=1 iflag=direct 2> /dev/null
+dd if=$dev of=/tmp/bp.rest bs=4K skip=3 iflag=direct 2> /dev/null
+r0=$(nt_knob $d poison_reads | awk '{ print $1 }')
+e0=$(nt_knob $d blk_errors)
+nt_knob $d poison "$((dpa + 2 * 4096 + 200)) 8"
+ns_mark
+n=$(dd if=$dev bs=4K skip=2 count=1 iflag=direct 2> /tmp/bf.err | wc -c)
+expect_eq "poison at DPA $((dpa + 8192 + 192)): a read of sector 2 fails, EIO" \
+	"$n $(grep -o 'Input/output error' /tmp/bf.err | head -n 1)" "0 Input/output error"
+expect_eq "$d: poison_reads and blk_errors count it" \
+	"$(($(nt_knob $d poison_reads | awk '{ print $1 }') - r0)) $(($(nt_knob $d blk_errors) - e0))" "1 1"
+check "sectors 0-1 and 3-1023 read as written" sh -c \
+	"nvt-pattern verify $dev 0 8K 7701 && dd if=$dev bs=4K skip=3 iflag=direct 2> /dev/null | cmp -s - /tmp/bp.rest"
+ns_log_since | grep -q "block window .* hits poison at DPA $(printf %#x $((dpa + 8192 + 192))): media error" &&
+	ok "nfit_test logs the poisoned read with its DPA" || nok "no nfit_test line for the poisoned read"
+ns_log_since | grep -q "$d: BLK read of .* status 0x4" && ok "nfit.ko logs the failed read with its status" ||
+	nok "no nfit.ko line for the failed read: $(ns_log_since | tail -n 2 | tr '\n' '|')"
+head -c 4096 /dev/urandom > /tmp/bp.new
+check "a write over the poisoned sector succeeds" dd if=/tmp/bp.new of=$dev bs=4K seek=2 count=1 oflag=direct
+n=$(dd if=$dev bs=4K skip=2 count=1 iflag=direct 2> /dev/null | wc -c)
+expect_eq "the poison stays after the write (read bytes, knob)" "$n $(nt_knob $d poison | tr '\n' ' ')" \
+	"0 $(printf '%#x' $((dpa + 8192 + 192))) 0x40 "
+nt_knob $d poison clear
+check "cleared: sector 2 holds what was written over the poison" sh -c \
+	"dd if=$dev bs=4K skip=2 count=1 iflag=direct 2> /dev/null | cmp -s - /tmp/bp.new"
+dd if=/tmp/bp.s2 of=$dev bs=4K seek=2 count=1 oflag=direct 2> /dev/null
+check "$dev: pattern intact after the poison" nvt-pattern verify $dev 0 4M 7701
 
 # --- the flags command fails ----------------------------------------------------------
 echo ${R##*/} > $R/driver/unbind
