@@ -905,22 +905,21 @@ static void nt_bw_move(struct nt_dimm *d, unsigned int k)
 
 /*
  * The first poisoned line of [@dpa, +@len) of @d's media (@len > 0, the
- * range inside the DPA space), as a DPA; U64_MAX if none.  A hit is
- * counted in @d->poison_reads.
+ * range inside the DPA space), as a DPA, counted in @d->poison_reads;
+ * U64_MAX if none.  For PM-range copies and block-window reads alike.
  */
-static u64 nt_bw_poison(struct nt_dimm *d, u64 dpa, u64 len)
+static u64 nt_poison_hit(struct nt_dimm *d, u64 dpa, u64 len)
 {
 	unsigned long first = dpa / NT_POISON_LINE;
-	unsigned long last = (dpa + len - 1) / NT_POISON_LINE, bit;
+	unsigned long last = (dpa + len - 1) / NT_POISON_LINE;
+	unsigned long bit;
 
-	if (!atomic_long_read(&nt_poisoned))
-		return U64_MAX;
-	spin_lock(&nt_poison_lock);
+	lockdep_assert_held(&nt_poison_lock);
 	bit = find_next_bit(d->poison, last + 1, first);
-	if (bit <= last)
-		d->poison_reads++;
-	spin_unlock(&nt_poison_lock);
-	return bit <= last ? (u64)bit * NT_POISON_LINE : U64_MAX;
+	if (bit > last)
+		return U64_MAX;
+	d->poison_reads++;
+	return (u64)bit * NT_POISON_LINE;
 }
 
 static void nt_bw_command(struct nt_dimm *d, unsigned int k, u64 cmd)
@@ -953,9 +952,12 @@ static void nt_bw_command(struct nt_dimm *d, unsigned int k, u64 cmd)
 		dev_info_ratelimited(nt_dimm_dev(d), "nfit_test: injected block-window failure: %s DPA %#llx, %u lines: status %#x\n",
 				     w->write ? "write" : "read", w->dpa,
 				     w->lines, w->status);
-	} else if (!w->write) {
-		u64 bad = nt_bw_poison(d, w->dpa, bytes);
+	} else if (!w->write && atomic_long_read(&nt_poisoned)) {
+		u64 bad;
 
+		spin_lock(&nt_poison_lock);
+		bad = nt_poison_hit(d, w->dpa, bytes);
+		spin_unlock(&nt_poison_lock);
 		if (bad != U64_MAX) {
 			w->status = NT_BW_ST_MEDIA;
 			dev_info_ratelimited(nt_dimm_dev(d), "nfit_test: block window %u: read of DPA %#llx, %u lines, hits poison at DPA %#llx: media error\n",
@@ -1845,19 +1847,15 @@ static u64 nt_pm_readable(struct nfit_test_res *res, u64 off, u64 len)
 		u64 o = off + done, line = o / NT_ILEAVE, in = o % NT_ILEAVE;
 		struct nt_dimm *d = &t->dimm[set->dimm[line % set->ways]];
 		u64 dpa = set->dpa + line / set->ways * NT_ILEAVE + in;
-		unsigned long first, last, bit;
+		u64 bad;
 
 		run = min_t(u64, len - done, NT_ILEAVE - in);
-		first = dpa / NT_POISON_LINE;
-		last = (dpa + run - 1) / NT_POISON_LINE;
-		bit = find_next_bit(d->poison, last + 1, first);
-		if (bit > last)
+		bad = nt_poison_hit(d, dpa, run);
+		if (bad == U64_MAX)
 			continue;
-		done += max_t(u64, dpa, (u64)bit * NT_POISON_LINE) - dpa;
-		d->poison_reads++;
+		done += max_t(u64, dpa, bad) - dpa;
 		dev_info_ratelimited(nt_dimm_dev(d), "nfit_test: read stopped by poison at DPA %#llx (range offset %#llx)\n",
-				     (u64)bit * NT_POISON_LINE,
-				     off + done);
+				     bad, off + done);
 		break;
 	}
 	spin_unlock(&nt_poison_lock);
