@@ -64,6 +64,10 @@ static int dax_pmem_probe(struct device *dev)
 		dev_err(dev, "%s: not a namespaceR.N name\n", dev_name(ndns));
 		return -EINVAL;
 	}
+	/*
+	 * The data: the mapped range behind dataoff, to its end (never the
+	 * media's npfns; nvdimm_setup_pfn() checked that they agree).
+	 */
 	range = pgmap.range;
 	range.start += meta;
 	dax_region = alloc_dax_region(dev, region_id, &range,

@@ -237,7 +237,7 @@ static const char *pfn_check_layout(struct pfn_layout *l, bool dax,
 				    u64 start, u64 size, u32 page_size,
 				    u32 compat_align)
 {
-	u64 align = l->align, end, cut, data, base, pages, used;
+	u64 align = l->align, end, cut, data, base, pages, room;
 
 	if (check_add_overflow(start, size, &end))
 		return "namespace past the end of the address space";
@@ -276,12 +276,22 @@ static const char *pfn_check_layout(struct pfn_layout *l, bool dax,
 	/* end - end_trunc cannot wrap: end_trunc < size */
 	if ((end - l->end_trunc) & (compat_align - 1))
 		return "mapping end misaligned";
+	/*
+	 * The mapped range is [start + start_pad, end - end_trunc); the data
+	 * is its part behind dataoff, and that is what the disk and the DAX
+	 * range are made of (as 6.1 sizes them).  npfns must say the same:
+	 * more would reach past the namespace, fewer is not a block any
+	 * kernel writes.  room cannot wrap: dataoff < size - cut above, and
+	 * it is a whole number of pages (both ends on compat_align, dataoff
+	 * on a page).
+	 */
+	room = size - cut - l->dataoff;
 	if (!l->npfns ||
 	    check_mul_overflow(l->npfns, (u64)page_size, &pages) ||
-	    check_add_overflow(l->dataoff, pages, &used) ||
-	    check_add_overflow(used, (u64)l->end_trunc, &used) ||
-	    used > size)
-		return "npfns zero or beyond the namespace";
+	    pages > room)
+		return "npfns zero or past the mapped range (start_pad, end_trunc counted)";
+	if (pages != room)
+		return "npfns short of the mapped range";
 	l->align = align;
 	return NULL;
 }
@@ -307,8 +317,10 @@ static const char *pfn_check_layout(struct pfn_layout *l, bool dax,
  * Return: 0; -ENODEV when the signature is not the one asked for (no info
  * block of this kind); -ENXIO when the block belongs to another namespace
  * (parent uuid); -EINVAL when it is ours but invalid (checksum, version,
- * mode, sizes, alignment, or a data area not inside the namespace), or
- * when the namespace would end past 2^64 - 1 or the parameters are bad.
+ * mode, sizes, alignment, or npfns other than the pages of the mapped
+ * range behind dataoff, [start + start_pad + dataoff, start + size -
+ * end_trunc)), or when the namespace would end past 2^64 - 1 or the
+ * parameters are bad.
  */
 int pfn_sb_check(const struct nd_pfn_sb *sb, bool dax,
 		 const u8 parent_uuid[16], u64 start, u64 size,

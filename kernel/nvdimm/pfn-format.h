@@ -8,8 +8,10 @@
  *
  * A pfn (fsdax) or dax (devdax) device keeps one 4096-byte info block at
  * offset 4096 of its namespace; the first 4096 bytes are left alone.  The
- * data starts at dataoff; in PFN_MODE_PMEM the struct page array lives
- * between the info block and dataoff.  All integers are little-endian.
+ * mapped range is the namespace less start_pad at its start and end_trunc
+ * at its end; the data is that range from dataoff on, npfns pages to its
+ * end; in PFN_MODE_PMEM the struct page array lives between the reserve
+ * and dataoff.  All integers are little-endian.
  * docs/pfn.md has the layout table, the rules and where each was read.
  */
 #ifndef __ND_PFN_FORMAT_H__
@@ -39,8 +41,9 @@ enum { PFN_MODE_NONE = 0, PFN_MODE_RAM = 1, PFN_MODE_PMEM = 2 };
  * @flags: unused (0 from minor 3 on; never looked at)
  * @version_major: 1
  * @version_minor: 0 to 4; fields below are valid from the minor named
- * @dataoff: first data byte, from the namespace start (start_pad included)
- * @npfns: data pages
+ * @dataoff: first data byte, from the start of the mapped range (the
+ *	namespace start + @start_pad)
+ * @npfns: data pages: the mapped range behind @dataoff, to its end
  * @mode: PFN_MODE_RAM (struct pages in RAM) or PFN_MODE_PMEM (on media)
  * @start_pad: minor >= 1: bytes skipped at the start (never created now)
  * @end_trunc: minor >= 1: bytes left unused at the end
@@ -71,8 +74,10 @@ struct nd_pfn_sb {
 
 /**
  * struct pfn_layout - where a pfn/dax device keeps its data, CPU order
- * @dataoff: offset of the first data byte from the namespace start
- * @npfns: data pages
+ * @dataoff: offset of the first data byte from the mapped range's start
+ *	(the namespace start + @start_pad)
+ * @npfns: data pages, up to the mapped range's end (namespace end less
+ *	@end_trunc)
  * @start_pad: bytes skipped at the namespace start
  * @end_trunc: bytes left unused at the namespace end
  * @align: as recorded (0 never after pfn_sb_check(): resolved)

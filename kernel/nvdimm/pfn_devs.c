@@ -20,6 +20,7 @@
 #include <linux/ioport.h>
 #include <linux/memremap.h>
 #include <linux/mm.h>
+#include <linux/overflow.h>
 #include <linux/pfn.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
@@ -492,9 +493,14 @@ out:
  * mode or alignment than configured: -EOPNOTSUPP); when there is none,
  * or one of another device or namespace, a new one is laid out and
  * written.  A damaged block of this kind is not overwritten (-EINVAL).
- * On success the device's layout fields are set; the info block mapping
- * is gone and the caller requests what it maps (nd_pmem the namespace,
- * dax_pmem the metadata: device_dax requests the data itself).
+ * On success the device's layout fields are set and @pgmap's range is
+ * the mapped range (the namespace less start_pad and end_trunc): the
+ * data is its part from @nd_pfn->dataoff on, @nd_pfn->npfns pages to
+ * its end (checked to agree with the info block; -EINVAL and a dev_err
+ * when they do not).  The callers size the disk and the DAX range from
+ * the range, never from the media.  The info block mapping is gone and
+ * the caller requests what it maps (nd_pmem the namespace, dax_pmem the
+ * metadata: device_dax requests the data itself).
  *
  * Return: 0 or a negative errno, with a log line.
  */
@@ -505,6 +511,7 @@ int nvdimm_setup_pfn(struct device *dev, struct dev_pagemap *pgmap)
 	struct nd_namespace_io *nsio;
 	struct pfn_layout l;
 	struct range range;
+	u64 first, last, data_bytes;
 	void *group;
 	int rc;
 
@@ -528,13 +535,36 @@ int nvdimm_setup_pfn(struct device *dev, struct dev_pagemap *pgmap)
 	if (rc)
 		return rc;
 
+	/*
+	 * The mapped range [first, last] is the namespace less start_pad and
+	 * end_trunc; the data is its part from dataoff on, and that, not the
+	 * media's npfns, is what the disk and the DAX range are made of (as
+	 * 6.1 does).  pfn_sb_check() and pfn_layout_compute() only give
+	 * layouts where npfns is exactly that; this is checked again here,
+	 * with every sum, so that a layout that says otherwise can never
+	 * size anything.
+	 */
+	if (!nsio->res_size ||
+	    check_add_overflow(nsio->res_start, (u64)l.start_pad, &first) ||
+	    check_add_overflow(nsio->res_start, nsio->res_size - 1, &last) ||
+	    check_sub_overflow(last, (u64)l.end_trunc, &last) ||
+	    last < first || l.dataoff > last - first ||
+	    (last - first + 1 - l.dataoff) & (PAGE_SIZE - 1) ||
+	    (last - first + 1 - l.dataoff) >> PAGE_SHIFT != l.npfns) {
+		dev_err(dev, "%s: info block says %llu pages at %#llx into [%#llx, +%#llx) less start_pad %u and end_trunc %u: not the mapped range's data, not attached\n",
+			dev_name(ndns), l.npfns, l.dataoff, nsio->res_start,
+			nsio->res_size, l.start_pad, l.end_trunc);
+		return -EINVAL;
+	}
+	data_bytes = last - first + 1 - l.dataoff;
+
 	nd_pfn->dataoff = l.dataoff;
 	nd_pfn->start_pad = l.start_pad;
 	nd_pfn->end_trunc = l.end_trunc;
-	nd_pfn->npfns = l.npfns;
+	nd_pfn->npfns = data_bytes >> PAGE_SHIFT;
 
-	pgmap->range.start = nsio->res_start + l.start_pad;
-	pgmap->range.end = nsio->res_start + nsio->res_size - 1 - l.end_trunc;
+	pgmap->range.start = first;
+	pgmap->range.end = last;
 	pgmap->nr_range = 1;
 	if (l.mode == PFN_MODE_PMEM) {
 		u64 base = pgmap->range.start;

@@ -311,10 +311,14 @@ static int pmem_attach_pfn(struct device *dev)
 			dev_name(ndns), PTR_ERR(addr));
 		return PTR_ERR(addr);
 	}
-	/* the mapping starts at the range; the disk at the data behind it */
+	/*
+	 * The mapping starts at the range; the disk is the data behind
+	 * dataoff, to the range's end, as 6.1 sizes it: never the media's
+	 * npfns (nvdimm_setup_pfn() checked that they agree).
+	 */
 	skip = nd_pfn->dataoff;
 	pmem->phys_addr = pmem->pgmap.range.start + skip;
-	pmem->size = nd_pfn->npfns << PAGE_SHIFT;
+	pmem->size = range_len(&pmem->pgmap.range) - skip;
 	pmem->virt_addr = addr + skip;
 	/* a range the kernel has a memory map for can be mapped by users */
 	if (nvdimm_range_is_pmem(pmem->pgmap.range.start,

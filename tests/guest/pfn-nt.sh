@@ -4,7 +4,9 @@
 # changed), a pfn configured through sysfs while the namespace is enabled,
 # bound once it is not, its info block on the DIMM media field by field,
 # I/O through /dev/pmemN at the data offset, a second claim refused, a
-# damaged info block (logged, the namespace stays raw, nothing written,
+# block whose start_pad would carry its data past the namespace (refused;
+# the same start_pad with the data up to the end works), a damaged info
+# block (logged, the namespace stays raw, nothing written,
 # a configured pfn refuses to overwrite it), autodetect at re-enable, a
 # configuration that contradicts the media, and a dax device, which needs
 # system memory that a mock range is not.  Left raw and read-only.
@@ -63,6 +65,52 @@ raw_put() {
 }
 meta_sum() {
 	dd if=$media bs=4096 count=2 2> /dev/null | md5sum | cut -d' ' -f1
+}
+# sb_put FILE OFFSET BYTES VALUE: a little-endian field into a block file
+sb_put() {
+	local f=$1 off=$2 n=$3 v=$4 i=0 esc=
+	while [ $i -lt $n ]; do
+		esc="$esc\\$(printf '%03o' $(( (v >> (8 * i)) & 255 )))"
+		i=$((i + 1))
+	done
+	printf "$esc" | dd of=$f bs=1 seek=$off conv=notrunc 2> /dev/null
+}
+# sb_seal FILE: the block's checksum (Fletcher-64 of its u32 words, the
+# checksum field counted as zero) written at 4088
+sb_seal() {
+	local lo=0 hi=0 w
+	sb_put $1 4088 8 0
+	for w in $(od -An -v -t u4 $1); do
+		lo=$(( (lo + w) & 0xffffffff ))
+		hi=$(( (hi + lo) & 0xffffffff ))
+	done
+	sb_put $1 4088 4 $lo
+	sb_put $1 4092 4 $hi
+}
+# pfn_media_seed: ps/pf = the pfn seed, configured as the media's block
+# (uuid $U, mode pmem, align 4096) on the namespace
+pfn_media_seed() {
+	ps=$(cat $r/pfn_seed)
+	pf=$r/$ps
+	expect_eq "$ps: the media's uuid, mode pmem, align 4096, namespace $n" \
+		"$(ns_w $pf/uuid $U) $(ns_w $pf/mode pmem) $(ns_w $pf/align 4096) $(ns_w $pf/namespace $n)" \
+		"ok ok ok ok"
+}
+# pfn_within WHEN: no bound pfn device of the region has data past the
+# end of the namespace (resource + size, and its disk's size)
+pfn_within() {
+	local d dk end bad= sz
+	end=$(( $(cat $ns/resource) + $(cat $ns/size) ))
+	for d in $r/pfn$R.*; do
+		[ -e $d/driver ] || continue
+		sz=$(cat $d/size)
+		dk=$(ls $d/block 2> /dev/null | head -n 1)
+		[ -z "$dk" ] || sz=$(( $(cat /sys/block/$dk/size) * 512 ))
+		[ $(( $(cat $d/resource) + sz )) -le $end ] ||
+			bad="$bad ${d##*/}: $(cat $d/resource) + $sz"
+	done
+	[ -z "$bad" ] && ok "$1: no pfn disk reaches past the namespace's end" ||
+		nok "$1: data past the namespace's end $(printf '%#x' $end):$bad"
 }
 
 # --- the idle seeds ----------------------------------------------------------
@@ -189,6 +237,70 @@ else
 		ok "the mismatch is logged" || nok "no log line for the mismatch"
 	btt_release $pf
 fi
+
+# --- a start_pad the bound must count (issue 26, item 1) --------------------------
+# The kernel's block on the media (dataoff 2 MiB, 7680 pages: the namespace
+# behind dataoff) with start_pad 2 MiB added and sealed again: its data
+# would be [4 MiB, 34 MiB) of the 32 MiB namespace, 2 MiB past its end.
+# Refused at enable and at bind, nothing written, no disk past the end;
+# 7168 pages (exactly to the end) work, the data where start_pad puts it.
+dd if=$media of=/tmp/pfn.good bs=4096 skip=1 count=1 2> /dev/null
+cp /tmp/pfn.good /tmp/pfn.pad
+sb_seal /tmp/pfn.pad
+check "the script's checksum is the kernel's (its block sealed again unchanged)" \
+	cmp /tmp/pfn.good /tmp/pfn.pad
+sb_put /tmp/pfn.pad 76 4 2097152
+sb_seal /tmp/pfn.pad
+raw_put if=/tmp/pfn.pad bs=4096 seek=1 count=1
+expect_eq "on the media: dataoff, npfns, start_pad, end_trunc" \
+	"$(pfn_sb dataoff) $(pfn_sb npfns) $(pfn_sb start_pad) $(pfn_sb end_trunc)" \
+	"2097152 7680 2097152 0"
+sum=$(meta_sum)
+dmark
+expect_eq "enable $n (start_pad 2M, dataoff 2M, 7680 pages)" "$(ns_w $bind $n)" ok
+nd_settle
+expect_eq "$n: raw, no holder" "$(cat $ns/mode) $(ns_rd $ns/holder)" "raw -"
+pfn_within "start_pad 2M, 7680 pages, at enable"
+dsince | grep -q "$n: pfn info block at 4096: npfns zero or past the mapped range (start_pad, end_trunc counted): not attached as fsdax" &&
+	ok "the refusal at enable is logged" ||
+	{ nok "no log line for the refusal at enable"; dsince | tail -n 5 | sed 's/^/#   /'; }
+ap=$(btt_of $ns)
+[ -z "$ap" ] || btt_release $ap
+[ ! -e $ns/driver ] || echo $n > $unbind
+pfn_media_seed
+dmark
+expect_eq "bind $ps (start_pad 2M, dataoff 2M, 7680 pages)" "$(ns_w $bind $ps)" "Invalid argument"
+nd_settle
+pfn_within "start_pad 2M, 7680 pages, at bind"
+expect_eq "info block not overwritten" "$(meta_sum)" "$sum"
+dsince | grep -q "$ps: $n: info block at 4096 is damaged (npfns zero or past the mapped range (start_pad, end_trunc counted)): not overwritten" &&
+	ok "the refusal at bind is logged" ||
+	{ nok "no log line for the refusal at bind"; dsince | tail -n 5 | sed 's/^/#   /'; }
+btt_release $pf
+# exactly to the end: 7168 pages, the disk at 4 MiB
+sb_put /tmp/pfn.pad 64 8 7168
+sb_seal /tmp/pfn.pad
+raw_put if=/tmp/pfn.pad bs=4096 seek=1 count=1
+pfn_media_seed
+expect_eq "bind $ps (start_pad 2M, dataoff 2M, 7168 pages)" "$(ns_w $bind $ps)" ok
+nd_settle
+disk=$(ls $pf/block 2> /dev/null | head -n 1)
+expect_eq "$ps: size, resource, /dev/$disk bytes" \
+	"$(ns_rd $pf/size) $(ns_rd $pf/resource) $(blockdev --getsize64 /dev/$disk 2>&1)" \
+	"29360128 $(printf '%#x' $((nsres + 4194304))) 29360128"
+pfn_within "start_pad 2M, 7168 pages"
+nvt-pattern write /dev/$disk 0 4096 6103 > /dev/null 2>&1
+nvt-pattern write /dev/$disk -4096 4096 6104 > /dev/null 2>&1
+sync
+dd if=$media of=/tmp/pfn.m bs=4096 skip=1024 count=1 2> /dev/null
+nvt-pattern gen 6103 4096 > /tmp/pfn.want
+check "the first page of /dev/$disk is the media's at 4 MiB" cmp /tmp/pfn.m /tmp/pfn.want
+dd if=$media of=/tmp/pfn.m bs=4096 skip=8191 count=1 2> /dev/null
+nvt-pattern gen 6104 4096 > /tmp/pfn.want
+check "the last page of /dev/$disk is the media's last page" cmp /tmp/pfn.m /tmp/pfn.want
+btt_release $pf
+# the kernel's block back, for what follows
+raw_put if=/tmp/pfn.good bs=4096 seek=1 count=1
 
 # --- a damaged info block -------------------------------------------------------
 # one byte of the padding: only the checksum tells

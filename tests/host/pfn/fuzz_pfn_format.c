@@ -14,8 +14,9 @@
  *   then         the 4096-byte info block (zero-padded when short)
  *
  * pfn_sb_check() must never crash, and a layout it accepts lies inside
- * the namespace (checked in 128-bit arithmetic) and builds back into a
- * block that checks to the same layout.  pfn_layout_compute() on the
+ * the namespace (checked in 128-bit arithmetic: the data, from start +
+ * start_pad + dataoff, ends at start + size - end_trunc) and builds back
+ * into a block that checks to the same layout.  pfn_layout_compute() on the
  * same namespace must give a layout that builds into a valid block.
  */
 #include <stdint.h>
@@ -66,15 +67,24 @@ static bool same(const struct pfn_layout *a, const struct pfn_layout *b)
 static void inside(const struct pfn_layout *l, bool dax, u64 start, u64 size)
 {
 	unsigned __int128 end = (unsigned __int128)start + size;
-	unsigned __int128 used = (unsigned __int128)l->dataoff +
-		(unsigned __int128)l->npfns * l->page_size + l->end_trunc;
+	unsigned __int128 data = (unsigned __int128)start + l->start_pad +
+		l->dataoff;
+	unsigned __int128 data_end = data +
+		(unsigned __int128)l->npfns * l->page_size;
 
 	INVARIANT(end <= ~0ULL);
+	/*
+	 * the data, [start + start_pad + dataoff, + npfns pages), lies in
+	 * [start, end - end_trunc), and fills the mapped range behind
+	 * dataoff: the disk and the DAX range are sized from that range
+	 */
+	INVARIANT(data >= start && data_end > data);
+	INVARIANT(data_end <= end - l->end_trunc);
+	INVARIANT(data_end == end - l->end_trunc);
 	INVARIANT(l->mode == PFN_MODE_RAM || l->mode == PFN_MODE_PMEM);
 	INVARIANT(l->page_size == PAGE);
 	INVARIANT(l->npfns >= 1);
 	INVARIANT(l->dataoff >= PFN_RESERVE && l->dataoff % PAGE == 0);
-	INVARIANT(used <= size);
 	INVARIANT((u64)l->start_pad + l->end_trunc < size);
 	INVARIANT(l->align >= PAGE && !(l->align & (l->align - 1)));
 	INVARIANT(l->align <= size);

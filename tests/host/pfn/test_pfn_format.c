@@ -146,7 +146,9 @@ static int check_ex(const u8 *b, bool dax, const u8 *parent, u64 start,
 		CHECK(why && *why);
 	} else {
 		CHECK(l.align && !(l.align & (l.align - 1)));
-		CHECK(l.dataoff + l.npfns * page_size + l.end_trunc <= size);
+		CHECK((unsigned __int128)l.start_pad + l.dataoff +
+		      (unsigned __int128)l.npfns * page_size + l.end_trunc <=
+		      size);
 	}
 	if (out)
 		*out = l;
@@ -607,22 +609,26 @@ static void test_dataoff(void)
 	CHECK_INT(check_pb(&p), -EINVAL);
 	p.dataoff = 4096;
 	p.align = 4096;
-	p.npfns = 1;
+	p.npfns = 8191;
 	CHECK_INT(check_pb(&p), -EINVAL);
 	p.dataoff = 8192;	/* the smallest a block can have */
+	p.npfns = 8190;
 	CHECK_INT(check_pb(&p), 0);
 	p.dataoff = 8192 + 512;
 	CHECK_INT(check_pb(&p), -EINVAL);
 	/* not on the 2 MiB the block records */
 	p = pb_std();
 	p.dataoff = M2 + K4;
-	p.npfns = 1;
+	p.npfns = 7679;
 	CHECK_INT(check_pb(&p), -EINVAL);
 	p.dataoff = 4 * M1;
+	p.npfns = 7168;
 	CHECK_INT(check_pb(&p), 0);
 	/* at and past the end */
 	p.dataoff = 32 * M1 - M2;
+	p.npfns = 512;
 	CHECK_INT(check_pb(&p), 0);
+	p.npfns = 1;
 	p.dataoff = 32 * M1;
 	CHECK_INT(check_pb(&p), -EINVAL);
 	p.dataoff = 1ULL << 63;
@@ -639,11 +645,21 @@ static void test_npfns(void)
 	CHECK_INT(check_pb(&p), -EINVAL);
 	p.npfns = 7681;
 	CHECK_INT(check_pb(&p), -EINVAL);
-	p.npfns = 7679;		/* fewer is fine (stock recomputes) */
+	/*
+	 * fewer: refused.  The disk is sized from the mapped range (6.1
+	 * recomputes npfns from it); a block that disagrees is not used.
+	 */
+	p.npfns = 7679;
+	CHECK_INT(check_pb(&p), -EINVAL);
+	p.npfns = 1;
+	CHECK_INT(check_pb(&p), -EINVAL);
+	p.npfns = 7680;
 	CHECK_INT(check_pb(&p), 0);
 	p.npfns = 1ULL << 52;	/* 2^52 pages of 4K: 2^64 bytes */
 	CHECK_INT(check_pb(&p), -EINVAL);
 	p.npfns = (1ULL << 52) - 512;	/* dataoff + that wraps */
+	CHECK_INT(check_pb(&p), -EINVAL);
+	p.npfns = (1ULL << 52) + 7680;	/* the bytes wrap to the room */
 	CHECK_INT(check_pb(&p), -EINVAL);
 	p.npfns = TOP;
 	CHECK_INT(check_pb(&p), -EINVAL);
@@ -690,7 +706,7 @@ static void test_align(void)
 	free(b);
 	p.align = G1;
 	p.dataoff = G1;
-	p.npfns = 1;
+	p.npfns = G1 / K4;
 	b = pb_write(&p);
 	CHECK_INT(check_at(b, true, G4, 2 * G1, &l), 0);
 	CHECK_INT(l.align, G1);
@@ -699,6 +715,7 @@ static void test_align(void)
 	free(b);
 	p.align = 2 * G1;
 	p.dataoff = 2 * G1;
+	p.npfns = 2 * G1 / K4;
 	b = pb_write(&p);
 	CHECK_INT(check_at(b, true, G4, 4 * G1, NULL), -EINVAL);
 	free(b);
@@ -715,6 +732,9 @@ static void test_align(void)
 	CHECK_INT(check_pb(&p), -EINVAL);
 	b = pb_write(&p);
 	CHECK_INT(check_at(b, false, G4 - M2, 32 * M1, NULL), -EINVAL);
+	free(b);
+	p.npfns = (64 * M1 - M2) / K4;
+	b = pb_write(&p);
 	CHECK_INT(check_at(b, false, G4 - M2, 64 * M1, NULL), 0);
 	free(b);
 	/* align 0 in a 1.4 block: derived as for old blocks */
@@ -741,15 +761,17 @@ static void test_pad_trunc(void)
 	free(b);
 	/* start_pad counts in the data alignment: 4G + 2M + 2M on 4M */
 	p.align = 4 * M1;
-	p.npfns = 1;
 	CHECK_INT(check_pb(&p), 0);
 	p.dataoff = 4 * M1;
+	p.npfns = 6656;
 	CHECK_INT(check_pb(&p), -EINVAL);
 	/* the mapping start (start + start_pad) off the compat alignment */
 	p.align = 4096;
 	p.start_pad = 4096;
+	p.npfns = 7167;
 	CHECK_INT(check_pb(&p), -EINVAL);
 	p.start_pad = 0;
+	p.npfns = 7168;
 	CHECK_INT(check_pb(&p), 0);
 	/* start itself off: 4G + 4K with a 4K pad still misaligned */
 	b = pb_write(&p);
@@ -761,8 +783,11 @@ static void test_pad_trunc(void)
 	p.npfns = 7000;
 	CHECK_INT(check_pb(&p), -EINVAL);
 	p.end_trunc = M2;
+	CHECK_INT(check_pb(&p), -EINVAL);
+	p.npfns = 7168;
 	CHECK_INT(check_pb(&p), 0);
 	/* a namespace end not on 2M: end_trunc must cut back to it */
+	p.npfns = 7680;
 	b = pb_write(&p);
 	CHECK_INT(check_at(b, false, G4, 34 * M1 + K4, NULL), -EINVAL);
 	CHECK_INT(check_at(b, false, G4, 34 * M1, NULL), 0);
@@ -783,6 +808,8 @@ static void test_pad_trunc(void)
 	p.start_pad = 14 * M1;
 	p.end_trunc = 16 * M1;
 	p.dataoff = M2;
+	CHECK_INT(check_pb(&p), -EINVAL);
+	p.npfns = 512;
 	CHECK_INT(check_pb(&p), -EINVAL);
 	p.start_pad = 12 * M1;
 	CHECK_INT(check_pb(&p), 0);
@@ -842,7 +869,7 @@ static void test_derived_align(void)
 	 */
 	p.minor = 1;
 	p.dataoff = 6 * M1;
-	p.npfns = 1;
+	p.npfns = (256 - 6) * M1 / K4;
 	b = pb_write(&p);
 	CHECK_INT(check_at(b, false, G4, 256 * M1, NULL), -EINVAL);
 	CHECK_INT(check_at(b, false, G4 - M2, 256 * M1, &l), 0);
@@ -857,25 +884,28 @@ static void test_derived_align(void)
 	p = pb_std();
 	p.minor = 0;
 	p.dataoff = M2 + 8192;
+	p.npfns = (30 * M1 - 8192) / K4;
 	b = pb_write(&p);
 	CHECK_INT(check_at(b, false, G4, 32 * M1, NULL), -EINVAL);
 	CHECK_INT(check_at(b, false, G4 - M2 - 8192, 32 * M1, NULL), -EINVAL);
 	free(b);
 	/* exactly a power of two: dataoff 8M -> 8M */
 	p.dataoff = 8 * M1;
-	p.npfns = 1;
+	p.npfns = 24 * M1 / K4;
 	b = pb_write(&p);
 	CHECK_INT(check_at(b, false, G4, 32 * M1, &l), 0);
 	CHECK_INT(l.align, 8 * M1);
 	/* 8M - 4K: 4M */
 	free(b);
 	p.dataoff = 8 * M1 - K4;
+	p.npfns = (24 * M1 + K4) / K4;
 	b = pb_write(&p);
 	CHECK_INT(check_at(b, false, G4 - 4 * M1 + K4, 32 * M1, &l),
 		  -EINVAL);	/* start not on 2M */
 	free(b);
 	/* above 1 GiB: capped at 1 GiB (4G would not fit in 32 bits) */
 	p.dataoff = G4;
+	p.npfns = G4 / K4;
 	b = pb_write(&p);
 	CHECK_INT(check_at(b, false, G4, 8 * G1, &l), 0);
 	CHECK_INT(l.align, G1);
@@ -884,6 +914,7 @@ static void test_derived_align(void)
 	CHECK_INT(check_at(b, false, G4 + M2, 8 * G1, NULL), -EINVAL);
 	free(b);
 	p.dataoff = 3 * G1;
+	p.npfns = 5 * G1 / K4;
 	b = pb_write(&p);
 	CHECK_INT(check_at(b, false, G1, 8 * G1, &l), 0);
 	CHECK_INT(l.align, G1);
@@ -981,6 +1012,105 @@ static void test_more_edges(void)
 	free(sb);
 }
 
+/*
+ * Issue 26, item 1: start_pad is part of the room the data needs.  The
+ * data starts at start + start_pad + dataoff and ends npfns pages later;
+ * it must end at or before start + size - end_trunc.
+ */
+static void test_start_pad_counted(void)
+{
+	struct pfn_layout l;
+	struct pb p = pb_std();
+	const char *why = NULL;
+	u8 *b;
+
+	/*
+	 * 32 MiB at 4G, start_pad 2M, dataoff 2M, 7680 pages (the whole
+	 * namespace behind a 2M dataoff: the most a check without start_pad
+	 * allows): the data would be [4G + 4M, 4G + 34M), 2 MiB past the end.
+	 */
+	p.start_pad = M2;
+	p.npfns = 7680;
+	p.align = 4096;
+	CHECK_INT(check_pb(&p), -EINVAL);
+	b = pb_write(&p);
+	CHECK_INT(pfn_sb_check((const struct nd_pfn_sb *)b, false, ns_uuid,
+			       G4, 32 * M1, 4096, M2, &l, &why), -EINVAL);
+	CHECK(why && !strcmp(why, "npfns zero or past the mapped range (start_pad, end_trunc counted)"));
+	free(b);
+	/* fewer pages than the mapped range holds: not what it says */
+	p.npfns = 7167;
+	b = pb_write(&p);
+	CHECK_INT(pfn_sb_check((const struct nd_pfn_sb *)b, false, ns_uuid,
+			       G4, 32 * M1, 4096, M2, &l, &why), -EINVAL);
+	CHECK(why && !strcmp(why, "npfns short of the mapped range"));
+	free(b);
+	/* exactly fitting: 32M - 2M - 2M = 28M = 7168 pages */
+	p.npfns = 7168;
+	b = pb_write(&p);
+	CHECK_INT(check_at(b, false, G4, 32 * M1, &l), 0);
+	CHECK_INT(l.start_pad, M2);
+	CHECK_INT(l.npfns, 7168);
+	free(b);
+	/* one page more */
+	p.npfns = 7169;
+	CHECK_INT(check_pb(&p), -EINVAL);
+	/* with end_trunc as well: 32M - 2M - 2M - 2M = 26M = 6656 pages */
+	p.end_trunc = M2;
+	p.npfns = 6656;
+	CHECK_INT(check_pb(&p), 0);
+	p.npfns = 6657;
+	CHECK_INT(check_pb(&p), -EINVAL);
+	/* the same for a dax block (align 4K is a dax alignment) */
+	p = pb_std();
+	p.sig = DAX_SIG;
+	p.start_pad = M2;
+	p.align = 4096;
+	p.npfns = 7680;
+	b = pb_write(&p);
+	CHECK_INT(check_at(b, true, G4, 32 * M1, NULL), -EINVAL);
+	free(b);
+	p.npfns = 7168;
+	b = pb_write(&p);
+	CHECK_INT(check_at(b, true, G4, 32 * M1, NULL), 0);
+	free(b);
+
+	/*
+	 * An overflow-sized start_pad: 0xffe00000 (the largest on 2 MiB) on
+	 * an 8 GiB namespace at 4G.  Without start_pad counted, dataoff 2M
+	 * and 8G - 2M of data were accepted: the data would end 4 GiB - 2 MiB
+	 * past the namespace.  What does fit: 8G - 0xffe00000 - 2M.
+	 */
+	p = pb_std();
+	p.start_pad = 0xffe00000;
+	p.align = 4096;
+	p.npfns = (8 * G1 - M2) / K4;
+	b = pb_write(&p);
+	CHECK_INT(check_at(b, false, G4, 8 * G1, NULL), -EINVAL);
+	free(b);
+	p.npfns = (8 * G1 - 0xffe00000ULL - M2) / K4;
+	b = pb_write(&p);
+	CHECK_INT(check_at(b, false, G4, 8 * G1, &l), 0);
+	CHECK_INT(l.npfns, (8 * G1 - 0xffe00000ULL - M2) / K4);
+	free(b);
+	p.npfns++;
+	b = pb_write(&p);
+	CHECK_INT(check_at(b, false, G4, 8 * G1, NULL), -EINVAL);
+	free(b);
+	/* the namespace ends at the top: start + start_pad + data wraps */
+	p.npfns = (8 * G1 - M2) / K4;
+	b = pb_write(&p);
+	CHECK_INT(check_at(b, false, 0 - 8 * G1, 8 * G1, NULL), -EINVAL);
+	CHECK_INT(check_at(b, false, 0 - 8 * G1 - M2, 8 * G1, NULL), -EINVAL);
+	free(b);
+	/* and start_pad alone larger than the namespace */
+	p = pb_std();
+	p.start_pad = 0xffe00000;
+	p.align = 4096;
+	p.npfns = 1;
+	CHECK_INT(check_pb(&p), -EINVAL);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -1007,6 +1137,7 @@ static const struct {
 	{ "check: derived alignment", test_derived_align },
 	{ "check: namespaces at the top", test_end_misaligned_huge },
 	{ "compute/build/check: exact round-up, odd start, whole block, end reasons", test_more_edges },
+	{ "check: start_pad counted in the room (issue 26)", test_start_pad_counted },
 };
 
 int main(void)
