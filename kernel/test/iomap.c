@@ -27,6 +27,10 @@
  * and reports the bytes it did not copy, as the real function does when
  * a read hits a poisoned line; every other copy is the real function's.
  *
+ * arch_invalidate_pmem(), the cache invalidation of a write-back mapping
+ * (nfit.ko's block-window reads with READ_FLUSH), is reported to the
+ * mock range it touches (struct nfit_test_cache_ops), then done.
+ *
  * Calls that need no wrapper: remove_resource() works on whatever tree
  * the resource was inserted in, and region_intersects() is right to say
  * that nothing in iomem_resource intersects the window.
@@ -67,6 +71,7 @@ enum nfit_test_wrapped {
 	NT_WRAP_IOREAD32,
 	NT_WRAP_IOREAD64_LO_HI,
 	NT_WRAP_COPY_MC,
+	NT_WRAP_INVALIDATE,
 	NT_WRAP_NR,
 };
 
@@ -80,6 +85,7 @@ static const char *const nfit_test_wrapped_name[NT_WRAP_NR] = {
 	[NT_WRAP_IOREAD32] = "ioread32",
 	[NT_WRAP_IOREAD64_LO_HI] = "ioread64_lo_hi",
 	[NT_WRAP_COPY_MC] = "copy_mc_to_kernel",
+	[NT_WRAP_INVALIDATE] = "arch_invalidate_pmem",
 };
 
 /* calls per wrapper: [0] mock address (registers: mock device), [1] passed through */
@@ -484,6 +490,38 @@ unsigned long __wrap_copy_mc_to_kernel(void *to, const void *from,
 	return copy_mc_to_kernel(to, from, readable) + (len - readable);
 }
 EXPORT_SYMBOL_GPL(__wrap_copy_mc_to_kernel);
+
+/**
+ * __wrap_arch_invalidate_pmem - arch_invalidate_pmem() of the test build
+ * @addr: first byte
+ * @size: bytes
+ *
+ * Inside a mock range with cache callbacks, the range's owner learns
+ * which bytes were invalidated (nfit_test's cached block-window
+ * apertures show the device's bytes only from then on).  The real
+ * function runs in every case.
+ */
+void __wrap_arch_invalidate_pmem(void *addr, size_t size)
+{
+	struct nfit_test_res *r;
+	bool mock = false;
+
+	spin_lock(&nfit_test_res_lock);
+	list_for_each_entry(r, &nfit_test_res_list, list) {
+		u64 off;
+
+		if (!r->cache || addr < r->virt || addr >= r->virt + r->size)
+			continue;
+		off = addr - r->virt;
+		r->cache->invalidate(r, off, min_t(u64, size, r->size - off));
+		mock = true;
+		break;
+	}
+	spin_unlock(&nfit_test_res_lock);
+	count_call(NT_WRAP_INVALIDATE, mock);
+	arch_invalidate_pmem(addr, size);
+}
+EXPORT_SYMBOL_GPL(__wrap_arch_invalidate_pmem);
 
 static int nfit_test_calls_show(struct seq_file *m, void *unused)
 {

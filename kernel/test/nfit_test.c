@@ -408,7 +408,10 @@ struct nfit_test;
  * @media_blob: debugfs view of @media
  * @label: label storage, NT_LABEL_SIZE bytes
  * @dcr: control registers (blk topologies)
- * @bdw: block-window aperture (blk topologies)
+ * @bdw: block-window aperture (blk topologies), as the CPU sees it
+ * @bw_dev: the same range as the DIMM holds it; differs from @bdw while
+ *	@blk_stale keeps the lines a read moved in hidden behind the CPU's
+ *	cached copies
  * @flush_hint: its flush hint word, NULL when none
  * @config_size: label area size the firmware reports
  * @max_xfer: transfer limit the firmware reports
@@ -444,6 +447,11 @@ struct nfit_test;
  * @blk_writes: write commands received
  * @blk_errors: commands completed with an error status
  * @blk_latches: command read-backs
+ * @blk_stale: the aperture acts as a write-back mapping would: after a
+ *	read command moves a window, the CPU keeps seeing the lines it saw
+ *	before (the previous DPA's) until the driver invalidates them
+ *	(arch_invalidate_pmem(), READ_FLUSH)
+ * @blk_invalidates: invalidations of the aperture (calls)
  * @poison: its poisoned media lines, NT_POISON_BITS bits (nt_poison_lock)
  * @poison_reads: reads through a PM range stopped by @poison, and
  *	block-window read commands failed by it
@@ -459,6 +467,7 @@ struct nt_dimm {
 	void *label;
 	struct nfit_test_res dcr;
 	struct nfit_test_res bdw;
+	void *bw_dev;
 	u64 *flush_hint;
 	u32 config_size;
 	u32 max_xfer;
@@ -488,6 +497,8 @@ struct nt_dimm {
 	u64 blk_writes;
 	u64 blk_errors;
 	u64 blk_latches;
+	u32 blk_stale;
+	u64 blk_invalidates;
 	unsigned long *poison;
 	u64 poison_reads;
 };
@@ -861,10 +872,11 @@ static struct device *nt_dimm_dev(struct nt_dimm *d)
 /*
  * Move @n bytes from byte @j of window @k on: from @buf into the window
  * (@to_window), from the window into @buf, or poison into the window
- * (@buf NULL).  Only inside the aperture buffer.
+ * (@buf NULL).  Only inside @ap, an aperture-range buffer: d->bdw.virt
+ * (what the CPU sees) or d->bw_dev (what the DIMM holds).
  */
-static void nt_bw_access(struct nt_dimm *d, unsigned int k, u64 j, void *buf,
-			 u64 n, bool to_window)
+static void nt_bw_access(struct nt_dimm *d, void *ap, unsigned int k, u64 j,
+			 void *buf, u64 n, bool to_window)
 {
 	const struct nt_blk_layout *l = &d->blk;
 	u64 done, run;
@@ -872,7 +884,7 @@ static void nt_bw_access(struct nt_dimm *d, unsigned int k, u64 j, void *buf,
 	for (done = 0; done < n; done += run) {
 		u64 o = l->win_offset + k * l->win_size + j + done;
 		u64 at = nt_xlate(l->bdw_base, l->bdw_line, l->ways, o);
-		void *p = d->bdw.virt + at;
+		void *p = ap + at;
 
 		run = n - done;
 		if (l->bdw_line)
@@ -888,20 +900,50 @@ static void nt_bw_access(struct nt_dimm *d, unsigned int k, u64 j, void *buf,
 	}
 }
 
-/* The aperture of window @k follows its command. */
-static void nt_bw_move(struct nt_dimm *d, unsigned int k)
+/* Fill window @k of aperture buffer @ap as its command says. */
+static void nt_bw_fill(struct nt_dimm *d, void *ap, unsigned int k)
 {
 	struct nt_bw *w = &d->bw[k];
 	u64 bytes = (u64)w->lines * NT_BW_LINE;
 
-	w->moved = true;
 	if (w->status & NT_BW_ST_ERRORS) {
-		nt_bw_access(d, k, 0, NULL, d->blk.win_size, true);
+		nt_bw_access(d, ap, k, 0, NULL, d->blk.win_size, true);
 		return;
 	}
-	nt_bw_access(d, k, 0, d->media + w->dpa, bytes, true);
-	nt_bw_access(d, k, bytes, NULL, d->blk.win_size - bytes, true);
+	nt_bw_access(d, ap, k, 0, d->media + w->dpa, bytes, true);
+	nt_bw_access(d, ap, k, bytes, NULL, d->blk.win_size - bytes, true);
 }
+
+/*
+ * The aperture of window @k follows its command.  With blk_stale, a
+ * read's new lines stay behind the CPU's cached copies of the old ones
+ * until the driver invalidates them (nt_bw_invalidate()).  A write's
+ * stores bypass and evict those copies (memcpy_flushcache()), so the
+ * lines it pre-loads are what the CPU sees.
+ */
+static void nt_bw_move(struct nt_dimm *d, unsigned int k)
+{
+	d->bw[k].moved = true;
+	nt_bw_fill(d, d->bw_dev, k);
+	if (!READ_ONCE(d->blk_stale) || d->bw[k].write)
+		nt_bw_fill(d, d->bdw.virt, k);
+}
+
+/* arch_invalidate_pmem() on the aperture: the DIMM's lines become visible */
+static void nt_bw_invalidate(struct nfit_test_res *res, u64 off, u64 len)
+{
+	struct nt_dimm *d = container_of(res, struct nt_dimm, bdw);
+	u64 start = round_down(off, NT_BW_LINE);
+	u64 end = min_t(u64, round_up(off + len, NT_BW_LINE), res->size);
+
+	d->blk_invalidates++;
+	if (start < end)
+		memcpy(res->virt + start, d->bw_dev + start, end - start);
+}
+
+static const struct nfit_test_cache_ops nt_bw_cache = {
+	.invalidate = nt_bw_invalidate,
+};
 
 /*
  * The first poisoned line of [@dpa, +@len) of @d's media (@len > 0, the
@@ -1037,8 +1079,11 @@ static u32 nt_bw_read32(struct nfit_test_res *res, u64 off)
 		if (w->status & NT_BW_ST_ERRORS)
 			d->blk_errors++;
 		else if (w->write)
-			nt_bw_access(d, k, 0, d->media + w->dpa,
+			nt_bw_access(d, d->bdw.virt, k, 0, d->media + w->dpa,
 				     (u64)w->lines * NT_BW_LINE, false);
+		/* the DIMM's window holds what it committed (or poison) */
+		if (w->write)
+			nt_bw_fill(d, d->bw_dev, k);
 		reg = cpu_to_le32(w->status);
 		memcpy(res->virt + off, &reg, sizeof(reg));
 	}
@@ -1914,6 +1959,8 @@ static void nt_free(void *data)
 		vfree(d->dcr.virt);
 		nfit_test_res_del(&d->bdw);
 		vfree(d->bdw.virt);
+		vfree(d->bw_dev);
+		d->bw_dev = NULL;
 		/* pages and label stay in nt_contents until module exit */
 		if (d->media)
 			vunmap(d->media);
@@ -1994,9 +2041,14 @@ static int nt_alloc(struct nfit_test *t)
 		d->dcr.mmio = &nt_bw_mmio;
 		rc = nt_buffer(t, &d->dcr, d->blk.dcr_size,
 			       "control registers");
-		if (!rc)
-			rc = nt_buffer(t, &d->bdw, d->blk.bdw_size,
-				       "block-window aperture");
+		if (rc)
+			return rc;
+		d->bw_dev = vzalloc(d->blk.bdw_size);
+		if (!d->bw_dev)
+			return -ENOMEM;
+		d->bdw.cache = &nt_bw_cache;
+		rc = nt_buffer(t, &d->bdw, d->blk.bdw_size,
+			       "block-window aperture");
 		if (rc)
 			return rc;
 	}
@@ -2174,6 +2226,9 @@ static void nt_debugfs_dimm(struct nfit_test *t, struct nt_dimm *d)
 		debugfs_create_u64("blk_writes", 0444, dir, &d->blk_writes);
 		debugfs_create_u64("blk_errors", 0444, dir, &d->blk_errors);
 		debugfs_create_u64("blk_latches", 0444, dir, &d->blk_latches);
+		debugfs_create_u32("blk_stale", 0600, dir, &d->blk_stale);
+		debugfs_create_u64("blk_invalidates", 0444, dir,
+				   &d->blk_invalidates);
 		debugfs_create_u32("blk_variant", 0444, dir, &d->variant);
 	}
 

@@ -62,6 +62,21 @@ struct nfit_test_media_ops {
 };
 
 /**
+ * struct nfit_test_cache_ops - a mock range a driver maps write-back
+ * @invalidate: the driver invalidated its cached copy of bytes [@off,
+ *	@off + @len) of the range (the wrapped arch_invalidate_pmem()),
+ *	@len clipped to the range; a mock that keeps stale lines visible
+ *	until then (a cached block-window aperture) shows the device's
+ *	current bytes there from now on
+ *
+ * Called with nfit_test_iomap's registry lock held, from the context of
+ * the driver's I/O: it must not sleep nor use the registry.
+ */
+struct nfit_test_cache_ops {
+	void (*invalidate)(struct nfit_test_res *res, u64 off, u64 len);
+};
+
+/**
  * struct nfit_test_res - mock memory behind a range of fake addresses
  * @list: entry in nfit_test_iomap's registry (self-linked when not in it)
  * @start: first fake system-physical address
@@ -80,6 +95,7 @@ struct nfit_test_res {
 	const char *name;
 	const struct nfit_test_mmio_ops *mmio;
 	const struct nfit_test_media_ops *media;
+	const struct nfit_test_cache_ops *cache;
 	void *priv;
 };
 
@@ -105,6 +121,9 @@ unsigned int __wrap_ioread32(const void __iomem *addr);
 u64 __wrap_ioread64_lo_hi(const void __iomem *addr);
 unsigned long __wrap_copy_mc_to_kernel(void *to, const void *from,
 				       unsigned int len);
+void __wrap_arch_invalidate_pmem(void *addr, size_t size);
+/* the real one: include/linux/libnvdimm.h, which this tree does not use */
+void arch_invalidate_pmem(void *addr, size_t size);
 
 /* nd_btt.ko's media stores, through nfit_test_powercut.ko (powercut.c) */
 int __wrap_nvdimm_write_bytes(struct device *ndns_dev, u64 offset,

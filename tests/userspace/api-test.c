@@ -618,6 +618,70 @@ static int all_bytes(const unsigned char *p, size_t len, unsigned char v)
 	return 1;
 }
 
+/*
+ * Issue 26 #16: label-area command objects used more than once.  A
+ * cfg_write works on its cfg_read's buffer (upstream's read-modify-write
+ * contract), so what it sends is the last read plus every byte set since:
+ *  - one cfg_write submitted three times with different bytes, the same
+ *    cfg_read submitted after each: each read returns its write's bytes;
+ *  - two cfg_writes built on one read: the second keeps the first's bytes;
+ *  - the read submitted again after the media changed: the write sends
+ *    the new media, not what the read held when the write was built.
+ * Each step checks the whole fake label area against the model @img.
+ */
+static void lsa_reuse(struct ndctl_cmd *rd, unsigned char *img,
+		unsigned char *back)
+{
+	struct ndctl_cmd *wr, *wr2;
+	unsigned char x[16], got[16];
+	unsigned int round;
+	ssize_t n;
+	int rc, same;
+
+	rc = ndctl_cmd_submit(rd);
+	wr = rc == 0 ? ndctl_dimm_cmd_new_cfg_write(rd) : NULL;
+	wr2 = wr ? ndctl_dimm_cmd_new_cfg_write(rd) : NULL;
+	CHECK(wr && wr2, "reuse: two cfg_writes built on one completed cfg_read");
+	if (!wr || !wr2)
+		goto out;
+	for (round = 1; round <= 3; round++) {
+		memset(x, 0x11 * round, sizeof(x));
+		n = ndctl_cmd_cfg_write_set_data(wr, x, sizeof(x), 8192);
+		rc = n == sizeof(x) ? ndctl_cmd_submit(wr) : -1;
+		memcpy(img + 8192, x, sizeof(x));
+		CHECK(rc == 0 && lsa_image(back, 0) == 0 && !memcmp(back, img, LSA_SIZE),
+				"reuse: submission %u of one cfg_write stores its bytes, nothing else changes (rc %d)",
+				round, rc);
+		rc = ndctl_cmd_submit(rd);
+		memset(got, 0, sizeof(got));
+		n = rc == 0 ? ndctl_cmd_cfg_read_get_data(rd, got, sizeof(got), 8192) : -1;
+		CHECK(n == sizeof(got) && !memcmp(got, x, sizeof(x)),
+				"reuse: cfg_read submitted after write %u returns its bytes (%#x, got %#x)",
+				round, x[0], got[0]);
+	}
+	memset(x, 0x5a, sizeof(x));
+	n = ndctl_cmd_cfg_write_set_data(wr2, x, sizeof(x), 12288);
+	rc = n == sizeof(x) ? ndctl_cmd_submit(wr2) : -1;
+	memcpy(img + 12288, x, sizeof(x));
+	same = rc == 0 && lsa_image(back, 0) == 0 && !memcmp(back, img, LSA_SIZE);
+	CHECK(same, "reuse: a second cfg_write on the same read keeps the first one's bytes (rc %d, at 8192: %#x)",
+			rc, back[8192]);
+	/* the media changes behind the objects; the read sees it again */
+	memset(img + 16384, 0xc3, 64);
+	lsa_image(img, 1);
+	rc = ndctl_cmd_submit(rd);
+	memset(x, 0x77, sizeof(x));
+	n = rc == 0 ? ndctl_cmd_cfg_write_set_data(wr, x, sizeof(x), 20480) : -1;
+	rc = n == sizeof(x) ? ndctl_cmd_submit(wr) : -1;
+	memcpy(img + 20480, x, sizeof(x));
+	same = rc == 0 && lsa_image(back, 0) == 0 && !memcmp(back, img, LSA_SIZE);
+	CHECK(same, "reuse: after the read is submitted again, the write sends the media it read (rc %d, at 16384: %#x)",
+			rc, back[16384]);
+out:
+	ndctl_cmd_unref(wr2);
+	ndctl_cmd_unref(wr);
+}
+
 static int lsa(void)
 {
 	static const struct { unsigned int off, len; const char *what; } bad[] = {
@@ -700,6 +764,7 @@ static int lsa(void)
 				"read-modify-write changed exactly the 4 bytes set");
 		ndctl_cmd_unref(wr);
 	}
+	lsa_reuse(rd, img, back);
 	ndctl_cmd_unref(rd);
 	ndctl_cmd_unref(size);
 	ndctl_unref(ctx);

@@ -111,8 +111,13 @@ static struct ndctl_cmd *cfg_write_alloc(struct ndctl_dimm *dimm,
 }
 
 /*
- * Read-modify-write: the write starts from what a completed read returned,
- * over the same range; an unsubmitted or failed read would write zeroes.
+ * Read-modify-write: the write works on the completed read's own buffer
+ * (upstream's contract), over the same range; an unsubmitted or failed
+ * read would write zeroes.  Sharing it means that what the write sends
+ * is always the last read plus every byte set since, through this write
+ * or another one built on the same read: a copy taken here went stale
+ * when the read was submitted again, and a second write built on the
+ * read sent the copy's old bytes over the first write's.
  */
 NDCTL_EXPORT struct ndctl_cmd *ndctl_dimm_cmd_new_cfg_write(struct ndctl_cmd *cfg_read)
 {
@@ -126,15 +131,28 @@ NDCTL_EXPORT struct ndctl_cmd *ndctl_dimm_cmd_new_cfg_write(struct ndctl_cmd *cf
 		errno = EINVAL;
 		return NULL;
 	}
-	cmd = cfg_write_alloc(cfg_read->dimm, cfg_read->config_size,
-			cfg_read->max_xfer);
+	if (!ndctl_dimm_is_cmd_supported(cfg_read->dimm, ND_CMD_SET_CONFIG_DATA)) {
+		err(cmd_ctx(cfg_read), "%s: set_data not supported",
+				cfg_read->dimm->devname);
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	cmd = cmd_alloc(cfg_read->dimm, ND_CMD_SET_CONFIG_DATA);
 	if (!cmd)
 		return NULL;
+	cmd->config_size = cfg_read->config_size;
+	cmd->max_xfer = cfg_read->max_xfer;
 	cmd->offset = cfg_read->offset;
 	cmd->len = cfg_read->len;
-	memcpy(cmd->data, cfg_read->data, cmd->config_size);
+	cmd->data = cfg_read->data;
 	cmd->source = ndctl_cmd_ref(cfg_read);
 	return cmd;
+}
+
+/* a cfg_write built on a cfg_read uses the read's buffer */
+static bool cmd_owns_data(struct ndctl_cmd *cmd)
+{
+	return !cmd->source || cmd->data != cmd->source->data;
 }
 
 NDCTL_EXPORT struct ndctl_cmd *ndctl_cmd_ref(struct ndctl_cmd *cmd)
@@ -148,8 +166,9 @@ NDCTL_EXPORT void ndctl_cmd_unref(struct ndctl_cmd *cmd)
 {
 	if (!cmd || --cmd->refcount > 0)
 		return;
+	if (cmd_owns_data(cmd))
+		free(cmd->data);
 	ndctl_cmd_unref(cmd->source);
-	free(cmd->data);
 	free(cmd);
 }
 

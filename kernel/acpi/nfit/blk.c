@@ -121,9 +121,18 @@ struct nfit_blk *nfit_blk_init(struct acpi_nfit_desc *acpi_desc,
 }
 
 /*
+ * What a DIMM that does not report its flags gets.  v4.2 assumed LATCH
+ * alone, with the aperture mapped write-combining; ours is mapped
+ * write-back, so after a window moves the CPU may still hold the
+ * previous DPA's lines: invalidate before each read (READ_FLUSH), as
+ * the kernels that map it cached do.
+ */
+#define NFIT_BLK_FLAGS_DEFAULT	(NFIT_BLK_DCR_LATCH | NFIT_BLK_READ_FLUSH)
+
+/*
  * The DIMM's block-window flags, read once per enable through the
  * provider's own command path.  A DIMM that does not implement the
- * command gets v4.2's default, LATCH.
+ * command gets NFIT_BLK_FLAGS_DEFAULT; one that answers is believed.
  */
 static int nfit_blk_get_flags(struct nfit_blk *blk, struct device *dev)
 {
@@ -132,17 +141,17 @@ static int nfit_blk_get_flags(struct nfit_blk *blk, struct device *dev)
 	struct nd_cmd_dimm_flags flags = {};
 	int rc, cmd_rc = 0;
 
-	blk->dimm_flags = NFIT_BLK_DCR_LATCH;
+	blk->dimm_flags = NFIT_BLK_FLAGS_DEFAULT;
 	if (nfit_mem->family == NFIT_FAMILY_NONE ||
 	    !test_bit(ND_CMD_DIMM_FLAGS, &nfit_mem->dsm_mask)) {
-		dev_dbg(dev, "DIMM %#x: no flags command, assuming LATCH\n",
+		dev_dbg(dev, "DIMM %#x: no flags command, assuming LATCH|READ_FLUSH\n",
 			nfit_mem->handle);
 		return 0;
 	}
 	rc = nd_desc->ndctl(nd_desc, nfit_mem->nvdimm, ND_CMD_DIMM_FLAGS,
 			    &flags, sizeof(flags), &cmd_rc);
 	if (rc == -ENOTTY) {
-		dev_dbg(dev, "DIMM %#x: flags command not supported, assuming LATCH\n",
+		dev_dbg(dev, "DIMM %#x: flags command not supported, assuming LATCH|READ_FLUSH\n",
 			nfit_mem->handle);
 		return 0;
 	}
