@@ -109,5 +109,7 @@ unsigned long __wrap_copy_mc_to_kernel(void *to, const void *from,
 /* nd_btt.ko's media stores, through nfit_test_powercut.ko (powercut.c) */
 int __wrap_nvdimm_write_bytes(struct device *ndns_dev, u64 offset,
 			      const void *buf, size_t size);
+struct nd_region;
+int __wrap_nvdimm_flush(struct nd_region *nd_region);
 
 #endif /* __NFIT_TEST_H__ */
