@@ -15,6 +15,15 @@
  * wraps that function to simulate a power cut, so no other path may
  * write the media.  Nothing is written while the region is read-only.
  *
+ * Persistence order (shared docs, persistence-order.md): the stores are
+ * non-temporal and may reach the media in any order until a fence, so
+ * every store that a later one depends on is followed by btt_fence()
+ * (nvdimm_flush()): a block write is data, fence, flog {lba, old_map},
+ * fence, flog {new_map, seq}, fence, map entry, fence; a layout is
+ * "no BTT", fence, map and flog, fence, info blocks, fence.  The test
+ * build wraps nvdimm_flush() too: its power cuts reorder the stores of
+ * one fence epoch (kernel/test/powercut.c).
+ *
  * Sector sizes with integrity bytes (520, 528, 4104, 4160, 4224) export
  * 512- or 4096-byte sectors without blk_integrity: the extra bytes of a
  * data block are written as zeros and ignored on read.
@@ -45,8 +54,13 @@
  *   so both locks are spinlocks.
  * - struct btt.ro_lock (a mutex, called under the btt's device lock)
  *   serialises read-only transitions and the repairs recovery had to
- *   defer because the region was read-only at attach; while repairs are
- *   pending no bio write is admitted (@fixes_pending, release/acquire).
+ *   defer because the region was read-only at attach, or that a block
+ *   write left when its map store failed after its flog entry landed
+ *   (struct btt.fix_work retries those); while repairs are pending no
+ *   bio write is admitted (@fixes_pending, release/acquire) and a lane
+ *   with a repair of its own refuses writes.  A block write tests btt.ro
+ *   once, under its lane lock; going read-only takes every lane lock
+ *   once after setting it, so no write is left half done.
  */
 #include <linux/module.h>
 #include <linux/device.h>
@@ -79,12 +93,25 @@ static int btt_read(struct btt *btt, u64 off, void *buf, size_t len)
 	return nvdimm_read_bytes(btt->ndns, off, buf, len);
 }
 
-/* the only way this module writes the media */
+/*
+ * The only way this module writes the media.  Whether writing is allowed
+ * (btt->ro) is decided once per operation by its caller, never per store:
+ * a block write that started is finished (nvdimm_btt_set_ro() waits).
+ */
 static int btt_write(struct btt *btt, u64 off, const void *buf, size_t len)
 {
-	if (READ_ONCE(btt->ro))
-		return -EROFS;
 	return nvdimm_write_bytes(btt->ndns, off, buf, len);
+}
+
+/*
+ * Make every store before this one durable before any store after it
+ * (shared docs, persistence-order.md): non-temporal stores may reach the
+ * media in any order, so each store the next one depends on is fenced.
+ * The test build wraps nvdimm_flush() to close a power-cut epoch here.
+ */
+static void btt_fence(struct btt *btt)
+{
+	nvdimm_flush(btt->nd_region);
 }
 
 static u64 btt_block_off(const struct btt_arena_state *a, u32 blk)
@@ -125,20 +152,54 @@ static int btt_map_set(struct btt *btt, const struct btt_arena_state *a,
 	return btt_write(btt, btt_map_off(a, premap), &le, sizeof(le));
 }
 
-/* a flog entry in two 8-byte halves, seq in the second: it lands last */
+static u64 btt_flog_off(const struct btt_arena_state *a, u32 lane, u32 slot)
+{
+	return a->base + a->geo.logoff + (u64)lane * BTT_FLOG_LANE_SIZE +
+	       slot * BTT_FLOG_SLOT_SIZE;
+}
+
+/*
+ * A flog entry in two 8-byte halves, seq in the second: {lba, old_map}
+ * is durable before the sequence number that makes the entry the
+ * lane's newest, and the entry is durable before the caller's next store.
+ * -EAGAIN: the first half failed, the entry is certainly not the newest.
+ */
 static int btt_flog_put(struct btt *btt, const struct btt_arena_state *a,
 			u32 lane, u32 slot, const struct btt_flog_ent *ent)
 {
-	u64 off = a->base + a->geo.logoff + (u64)lane * BTT_FLOG_LANE_SIZE +
-		  slot * BTT_FLOG_SLOT_SIZE;
+	u64 off = btt_flog_off(a, lane, slot);
 	struct btt_flog_slot s;
 	int rc;
 
 	btt_flog_encode(&s, ent);
-	rc = btt_write(btt, off, &s, 8);
-	if (!rc)
-		rc = btt_write(btt, off + 8, (u8 *)&s + 8, 8);
+	if (btt_write(btt, off, &s, 8))
+		return -EAGAIN;
+	btt_fence(btt);
+	rc = btt_write(btt, off + 8, (u8 *)&s + 8, 8);
+	btt_fence(btt);
 	return rc;
+}
+
+/*
+ * Writing the second half of a flog entry failed: did its sequence
+ * number land (1), not (0), or can nobody tell (errno)?  A failed store
+ * may or may not have reached the media (a block-window error says
+ * nothing about the bytes), so the media is asked.
+ */
+static int btt_flog_landed(struct btt *btt, const struct btt_arena_state *a,
+			   u32 lane, u32 slot, const struct btt_flog_ent *ent)
+{
+	struct btt_flog_slot want, got;
+	int rc;
+
+	btt_flog_encode(&want, ent);
+	rc = btt_read(btt, btt_flog_off(a, lane, slot), &got, sizeof(got));
+	if (rc)
+		return rc;
+	if (got.seq != want.seq)
+		return 0;
+	/* our seq with other fields: an entry that is neither */
+	return memcmp(&got, &want, sizeof(got)) ? -EIO : 1;
 }
 
 static int btt_zero_range(struct btt *btt, u64 off, u64 len, const void *zero)
@@ -443,10 +504,14 @@ static int btt_format_arena(struct btt *btt, u32 idx, const void *zero,
 	rc = btt_info_build(info, &g, btt->nd_btt->cd.uuid.b,
 			    btt->has_parent ? btt->parent_uuid : NULL,
 			    btt->start);
-	if (!rc)
-		rc = btt_write(btt, base + g.info2off, info, sizeof(*info));
+	if (rc)
+		return rc;
+	/* the map and flog are durable before an info block describes them */
+	btt_fence(btt);
+	rc = btt_write(btt, base + g.info2off, info, sizeof(*info));
 	if (!rc)
 		rc = btt_write(btt, base, info, sizeof(*info));
+	btt_fence(btt);
 	return rc;
 }
 
@@ -474,6 +539,8 @@ static int btt_format(struct btt *btt)
 		goto out;
 	}
 	rc = btt_write(btt, btt->start, zero, BTT_INFO_SIZE);
+	/* "no BTT" is durable before any arena is laid out */
+	btt_fence(btt);
 	for (i = count - 1; !rc && i >= 0; i--)
 		rc = btt_format_arena(btt, i, zero, flog, info);
 	if (rc)
@@ -636,9 +703,47 @@ out:
 	return rc;
 }
 
+/* the repairs of lane @l of @a (its I/O lane locked, if it has one) */
+static int btt_apply_lane_fixes(struct btt *btt, struct btt_arena_state *a,
+				u32 l)
+{
+	struct btt_lane_state *ls = &a->lanes[l];
+	spinlock_t *ml; /* the fixed entry's map lock */
+	int rc;
+
+	if (ls->fix & BTT_FIX_MAP) {
+		ml = btt_map_lock(btt, ls->fix_lba);
+		spin_lock(ml);
+		rc = btt_map_set(btt, a, ls->fix_lba, ls->fix_entry);
+		spin_unlock(ml);
+		if (rc)
+			return rc;
+		/* the map no longer names the lane's free block */
+		btt_fence(btt);
+		dev_dbg(btt->dev, "lane %u: finished the map update of block %u\n",
+			l, ls->fix_lba);
+		ls->fix &= ~BTT_FIX_MAP;
+	}
+	if (ls->fix & BTT_FIX_ZERO) {
+		/* a reader may still have the old mapping */
+		btt_rtt_wait(btt, a, ls->block);
+		rc = btt_write(btt, btt_block_off(a, ls->block),
+			       btt->zero_block, btt->lbasize);
+		if (rc)
+			return rc;
+		btt_fence(btt);
+		ls->fix &= ~BTT_FIX_ZERO;
+	}
+	return 0;
+}
+
 /*
- * Write the repairs recovery recorded: finish logged map updates, clear
- * known-bad free blocks.  No bio write runs meanwhile (fixes_pending).
+ * Write the repairs recorded by recovery or by a block write that failed
+ * after its flog entry: finish logged map updates, clear known-bad free
+ * blocks.  Called with ro_lock held (or from attach) and the region
+ * writable; bio writes are refused meanwhile (fixes_pending), and a
+ * lane's repairs are made under its I/O lane lock so that a write
+ * admitted before fixes_pending was set cannot interleave.
  */
 static int btt_apply_fixes(struct btt *btt)
 {
@@ -649,29 +754,16 @@ static int btt_apply_fixes(struct btt *btt)
 		struct btt_arena_state *a = &btt->arenas[i];
 
 		for (l = 0; l < a->geo.nfree; l++) {
-			struct btt_lane_state *ls = &a->lanes[l];
-			spinlock_t *ml; /* the fixed entry's map lock */
+			/* I/O lane l writes flog lane l; above nlanes: idle */
+			spinlock_t *io = &btt->io_lanes[l % btt->nlanes].lock;
 
-			if (ls->fix & BTT_FIX_MAP) {
-				ml = btt_map_lock(btt, ls->fix_lba);
-				spin_lock(ml);
-				rc = btt_map_set(btt, a, ls->fix_lba,
-						 ls->fix_entry);
-				spin_unlock(ml);
-				if (rc)
-					return rc;
-				dev_dbg(btt->dev, "arena %u lane %u: finished the map update of block %u\n",
-					i, l, ls->fix_lba);
-				ls->fix &= ~BTT_FIX_MAP;
-			}
-			if (ls->fix & BTT_FIX_ZERO) {
-				/* a reader may still have the old mapping */
-				btt_rtt_wait(btt, a, ls->block);
-				rc = btt_write(btt, btt_block_off(a, ls->block),
-					       btt->zero_block, btt->lbasize);
-				if (rc)
-					return rc;
-				ls->fix &= ~BTT_FIX_ZERO;
+			spin_lock(io);
+			rc = a->lanes[l].fix ? btt_apply_lane_fixes(btt, a, l) : 0;
+			spin_unlock(io);
+			if (rc) {
+				dev_err(btt->dev, "%s: arena %u lane %u: repair failed: %d\n",
+					dev_name(btt->ndns), i, l, rc);
+				return rc;
 			}
 		}
 	}
@@ -801,7 +893,35 @@ static int btt_read_block(struct btt *btt, struct btt_arena_state *a,
 	return rc < 0 ? rc : 0;
 }
 
-/* §6.9; the lane lock is held; @src holds btt->lbasize bytes */
+/*
+ * The flog entry of a block write is on the media but its map entry is
+ * not (the map store failed): the write is committed as far as a
+ * power cycle goes, so the lane moves on as the flog says, and the map
+ * update is left for btt_apply_fixes() (the work item, or the next
+ * read-only to writable transition).  Until then no write is admitted:
+ * the lane's new free block is still what the map names for @premap.
+ */
+static void btt_defer_map(struct btt *btt, struct btt_arena_state *a,
+			  u32 lane, u32 premap, u32 entry)
+{
+	struct btt_lane_state *ls = &a->lanes[lane];
+
+	ls->fix |= BTT_FIX_MAP;
+	ls->fix_lba = premap;
+	ls->fix_entry = entry;
+	/* pairs with the acquire in btt_submit_bio() */
+	smp_store_release(&btt->fixes_pending, true);
+	schedule_work(&btt->fix_work);
+}
+
+/*
+ * §6.9; the lane lock is held; @src holds btt->lbasize bytes.  All or
+ * nothing: whatever store fails, the media and the lane state agree on
+ * whether the write happened.  Stores: data, fence, flog entry (two
+ * fenced halves), map entry, fence.  Each store is durable before the
+ * one that depends on it, and the map entry before the next write of this
+ * lane reuses the block it replaced.
+ */
 static int btt_write_block(struct btt *btt, struct btt_arena_state *a,
 			   u32 lane, u32 premap, const void *src)
 {
@@ -810,15 +930,25 @@ static int btt_write_block(struct btt *btt, struct btt_arena_state *a,
 	enum btt_map_state state = BTT_MAP_IDENTITY;
 	struct btt_flog_ent ent;
 	spinlock_t *ml; /* @premap's map lock */
-	int rc;
+	int rc, landed;
 
-	if (a->error || new >= a->geo.internal_nlba)
+	/* nvdimm_btt_set_ro() waits for this lane before it returns */
+	if (READ_ONCE(btt->ro))
+		return -EROFS;
+	if (ls->fix) {
+		/* a map update of this lane still to finish */
+		schedule_work(&btt->fix_work);
+		return -EIO;
+	}
+	if (READ_ONCE(a->error) || new >= a->geo.internal_nlba)
 		return -EIO;
 	btt_rtt_wait(btt, a, new);
 	/* not referenced by anything yet: a torn write here is invisible */
 	rc = btt_write(btt, btt_block_off(a, new), src, btt->lbasize);
 	if (rc)
 		return rc;
+	/* the data is durable before a flog entry names it */
+	btt_fence(btt);
 
 	ml = btt_map_lock(btt, premap);
 	spin_lock(ml);
@@ -831,28 +961,55 @@ static int btt_write_block(struct btt *btt, struct btt_arena_state *a,
 			rc = -EIO;
 		}
 	}
-	if (!rc) {
-		ent.lba = premap;
-		ent.old_map = state == BTT_MAP_ERR ? old | BTT_MAP_ERROR : old;
-		ent.new_map = new;
-		ent.seq = ls->seq;
-		rc = btt_flog_put(btt, a, lane, ls->slot, &ent);
-	}
-	if (!rc)
-		rc = btt_map_set(btt, a, premap, new | BTT_MAP_NORMAL);
-	spin_unlock(ml);
-	if (rc)
+	if (rc) {
+		spin_unlock(ml);
 		return rc;
-
+	}
+	ent.lba = premap;
+	ent.old_map = state == BTT_MAP_ERR ? old | BTT_MAP_ERROR : old;
+	ent.new_map = new;
+	ent.seq = ls->seq;
+	rc = btt_flog_put(btt, a, lane, ls->slot, &ent);
+	if (rc == -EAGAIN) {
+		/* the entry's seq was never written: nothing happened */
+		spin_unlock(ml);
+		return -EIO;
+	}
+	landed = rc ? btt_flog_landed(btt, a, lane, ls->slot, &ent) : 1;
+	if (landed < 0) {
+		spin_unlock(ml);
+		/* nobody knows which block the lane owns: stop writing */
+		WRITE_ONCE(a->error, true);
+		dev_err(btt->dev, "%s: write of block %u: flog entry store failed (%d) and cannot be read back (%d): arena refuses writes until re-attached\n",
+			dev_name(btt->ndns), premap, rc, landed);
+		return -EIO;
+	}
+	if (!landed) {
+		spin_unlock(ml);
+		return rc;
+	}
+	/* committed: from here on the lane moves on, whatever fails */
+	rc = btt_map_set(btt, a, premap, new | BTT_MAP_NORMAL);
+	spin_unlock(ml);
 	ls->block = old;
 	ls->slot = ls->slot ? 0 : btt_flog_second_slot(a->fmt);
 	ls->seq = btt_seq_next(ls->seq);
+	if (rc) {
+		dev_err_ratelimited(btt->dev, "%s: map update of block %u failed (%d) after its flog entry: finishing it later, writes refused until then\n",
+				    dev_name(btt->ndns), premap, rc);
+		btt_defer_map(btt, a, lane, premap, new | BTT_MAP_NORMAL);
+		return rc;
+	}
+	/* the map no longer names @old before this lane writes it again */
+	btt_fence(btt);
 	/* the block a media error was recorded for is ours now: clear it */
-	if (state == BTT_MAP_ERR &&
-	    btt_write(btt, btt_block_off(a, old), btt->zero_block,
-		      btt->lbasize))
-		dev_warn_ratelimited(btt->dev, "could not clear bad block %u\n",
-				     old);
+	if (state == BTT_MAP_ERR) {
+		if (btt_write(btt, btt_block_off(a, old), btt->zero_block,
+			      btt->lbasize))
+			dev_warn_ratelimited(btt->dev, "could not clear bad block %u\n",
+					     old);
+		btt_fence(btt);
+	}
 	return 0;
 }
 
@@ -939,7 +1096,12 @@ static void btt_submit_bio(struct bio *bio)
 	/* fixes_pending: acquire pairs with the release once repaired */
 	refuse = READ_ONCE(btt->ro) || smp_load_acquire(&btt->fixes_pending);
 	if (write && bio_sectors(bio) && refuse) {
-		dev_err_ratelimited(btt->dev, "write refused: the region is read-only\n");
+		if (READ_ONCE(btt->ro)) {
+			dev_err_ratelimited(btt->dev, "write refused: the region is read-only\n");
+		} else {
+			dev_err_ratelimited(btt->dev, "write refused: an interrupted write is not finished yet\n");
+			schedule_work(&btt->fix_work);
+		}
 		bio->bi_status = BLK_STS_IOERR;
 		bio_endio(bio);
 		return;
@@ -974,6 +1136,22 @@ static const struct block_device_operations btt_fops = {
 /* ------------------------------------------------------------------ */
 /* block device, attach and detach                                     */
 
+/* retry the repairs a failed block write left, while writable */
+static void btt_fix_work(struct work_struct *work)
+{
+	struct btt *btt = container_of(work, struct btt, fix_work);
+
+	mutex_lock(&btt->ro_lock);
+	if (!READ_ONCE(btt->ro) && btt->fixes_pending &&
+	    !btt_apply_fixes(btt)) {
+		/* the repairs land before writes resume */
+		smp_store_release(&btt->fixes_pending, false);
+		dev_info(btt->dev, "%s: interrupted writes finished, writes resume\n",
+			 dev_name(btt->ndns));
+	}
+	mutex_unlock(&btt->ro_lock);
+}
+
 static void btt_release_disk(void *data)
 {
 	struct btt *btt = data;
@@ -989,6 +1167,7 @@ static void btt_release_state(void *data)
 {
 	struct btt *btt = data;
 
+	cancel_work_sync(&btt->fix_work);
 	btt_free_arenas(btt);
 	kvfree(btt->bounce);
 	kfree(btt->zero_block);
@@ -1126,6 +1305,7 @@ int nvdimm_namespace_attach_btt(struct device *btt_dev)
 	}
 	btt->ro = nd_region_read_only(ndns);
 	mutex_init(&btt->ro_lock);
+	INIT_WORK(&btt->fix_work, btt_fix_work);
 	rc = devm_add_action_or_reset(btt_dev, btt_release_state, btt);
 	if (rc)
 		return rc;
@@ -1150,9 +1330,11 @@ EXPORT_SYMBOL_GPL(nvdimm_namespace_attach_btt);
  *	notify); nothing happens when no BTT is attached
  * @ro: the region's new read_only value
  *
- * Read-only: no media write from here on and bio writes fail.  Writable
- * again: repairs deferred at attach are written first; should that fail
- * the disk stays read-only (logged).
+ * Read-only: waits for the block writes in flight to finish (each is
+ * all or nothing), then no media write from here on and bio writes fail.
+ * Writable again: repairs deferred at attach, or left by a block write
+ * whose map update failed, are written first; should that fail the disk
+ * stays read-only (logged).
  */
 void nvdimm_btt_set_ro(struct device *btt_dev, bool ro)
 {
@@ -1163,7 +1345,18 @@ void nvdimm_btt_set_ro(struct device *btt_dev, bool ro)
 		return;
 	mutex_lock(&btt->ro_lock);
 	if (ro) {
+		u32 i;
+
 		WRITE_ONCE(btt->ro, true);
+		/*
+		 * A block write tests ro once, under its lane lock, and then
+		 * finishes: once every lane was free after the store above,
+		 * no write is half done and none will start.
+		 */
+		for (i = 0; i < btt->nlanes; i++) {
+			spin_lock(&btt->io_lanes[i].lock);
+			spin_unlock(&btt->io_lanes[i].lock);
+		}
 	} else if (READ_ONCE(btt->ro)) {
 		WRITE_ONCE(btt->ro, false);
 		if (btt->fixes_pending) {

@@ -11,6 +11,7 @@
 #include <linux/spinlock.h>
 #include <linux/mutex.h>
 #include <linux/cache.h>
+#include <linux/workqueue.h>
 #include "btt-format.h"
 
 struct gendisk;
@@ -110,6 +111,8 @@ struct btt_io_lane {
  * @ro: the region is read-only: no media writes at all
  * @fixes_pending: some lane has a BTT_FIX_* not yet written; bio writes
  *	are refused until it is cleared
+ * @fix_work: retries the repairs a block write left (its map store
+ *	failed after its flog entry landed)
  */
 struct btt {
 	struct nd_btt *nd_btt;
@@ -138,6 +141,7 @@ struct btt {
 	struct mutex ro_lock; /* read-only transitions, deferred repairs */
 	bool ro;
 	bool fixes_pending;
+	struct work_struct fix_work;
 };
 
 #endif /* __ND_BTT_H__ */

@@ -128,5 +128,7 @@ void arch_invalidate_pmem(void *addr, size_t size);
 /* nd_btt.ko's media stores, through nfit_test_powercut.ko (powercut.c) */
 int __wrap_nvdimm_write_bytes(struct device *ndns_dev, u64 offset,
 			      const void *buf, size_t size);
+struct nd_region;
+int __wrap_nvdimm_flush(struct nd_region *nd_region);
 
 #endif /* __NFIT_TEST_H__ */

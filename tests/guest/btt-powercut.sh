@@ -5,12 +5,17 @@
 # re-attaches from the media and checks that every block holds one whole
 # pattern and that the visible writes are exactly those whose flog entry
 # was persisted.  PASSES_4K / PASSES_512 set how often (btt-soak: many).
+# Then the reordering model (nvt-powercut -r, RPASSES_4K / RPASSES_512
+# passes of about 95 states): within a fence epoch any subset of the
+# stores persisted; and (4096 only) each store of a block write failing
+# in turn, its bytes landed or lost (nvt-powercut -f).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/nfit_test.inc"
 . "$(dirname "$0")/ns.inc"
 . "$(dirname "$0")/btt.inc"
 
-: ${PASSES_4K:=2} ${PASSES_512:=1}
+: ${PASSES_4K:=2} ${PASSES_512:=1} ${RPASSES_4K:=2} ${RPASSES_512:=1}
+rtotal=0
 nd_settle
 b1=$(nt_bus 1)
 r=$(ls -d $b1/region* 2> /dev/null | head -n 1)
@@ -59,9 +64,36 @@ for cfg in 4096:$PASSES_4K 512:$PASSES_512; do
 		nok "$ss-byte BTT: exit $rc, '$line' $(tail -n 3 /tmp/pc.out | tr '\n' '|')"
 	fi
 	total=$((total + ${cuts:-0}))
+	# the reordering model: every subset of a fence epoch's stores
+	rp=$(eval echo \$RPASSES_$( [ $ss = 4096 ] && echo 4K || echo 512 ))
+	t0=$(date +%s)
+	nvt-powercut -r $bt $rp > /tmp/pc.out 2>&1
+	rc=$?
+	t1=$(date +%s)
+	grep '^#' /tmp/pc.out | head -n 40
+	line=$(grep '^states:' /tmp/pc.out)
+	states=$(echo "$line" | awk '{ print $2 }')
+	if [ $rc = 0 ] && [ -n "$states" ] && [ $states -ge $((90 * rp)) ]; then
+		ok "$ss-byte BTT, reordered power cuts: $line ($((t1 - t0)) s)"
+	else
+		nok "$ss-byte BTT, reordered power cuts: exit $rc, '$line' $(tail -n 3 /tmp/pc.out | tr '\n' '|')"
+	fi
+	rtotal=$((rtotal + ${states:-0}))
+	if [ $ss = 4096 ]; then
+		# stores failing in the middle of a block write
+		nvt-powercut -f $bt 1 > /tmp/pc.out 2>&1
+		rc=$?
+		grep '^#' /tmp/pc.out
+		line=$(grep '^fault cases:' /tmp/pc.out)
+		if [ $rc = 0 ] && [ "$(echo "$line" | awk '{ print $3 }')" = 8 ]; then
+			ok "$ss-byte BTT: a failed store leaves every write all or nothing: $line"
+		else
+			nok "$ss-byte BTT, failed stores: exit $rc, '$line' $(tail -n 3 /tmp/pc.out | tr '\n' '|')"
+		fi
+	fi
 	btt_release $bt
 done
-diag "power cuts enumerated: $total"
+diag "power cuts enumerated: $total in program order, $rtotal reordered"
 # leave the namespace raw and its region read-only, as found
 wipe_btt
 echo $n > $bind

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * nvt-powercut BTT_DIR PASSES [DRIVER]: enumerate power cuts over BTT writes
- * (DRIVER: the namespace driver binding the btt, nd_pmem by default).
+ * nvt-powercut [-r] BTT_DIR PASSES [DRIVER]: enumerate power cuts over BTT
+ * writes (DRIVER: the namespace driver binding the btt, nd_pmem by
+ * default).
  *
  * BTT_DIR is a bound btt (/sys/bus/nd/devices/bttR.N) of the test build,
  * whose nd_btt.ko media stores go through nfit_test_powercut.ko.  Each
@@ -18,6 +19,31 @@
  * visible prefix must also be exactly the writes whose flog entry (store
  * 3 of 4) was let through.
  *
+ * -r: the reordering model instead (nfit_test_powercut's cut_epoch): a
+ * fence (nvdimm_flush) closes an epoch, and at a cut every unit (aligned
+ * 8-byte piece, or quarter of a wider store) of the cut epoch persisted
+ * or not on its own, everything before the epoch persisted, nothing
+ * after it.  Each round (one or two single-block writes) is first run
+ * dry to learn its epochs from the module's trace, then for every epoch
+ * E and every subset M of its units (all 2^U of them; 512 random ones
+ * plus none when U > 12, "sampled"): the blocks get their initial
+ * pattern and are flushed, the cut is armed, the writes run, the module
+ * puts back what did not persist ("crash"), the btt is detached and
+ * attached again.  Checked: it attaches; every block holds one whole
+ * pattern; a write is visible exactly when both halves of its flog
+ * entry persisted; and a probe write on every CPU afterwards changes no
+ * other block (a free block recovery handed out that the map still
+ * names would).
+ *
+ * -f: failed stores instead of power cuts (nfit_test_powercut's
+ * fail_store, fail_lands): for each store k of a block write (data, flog
+ * halves, map entry) and each outcome (the bytes landed or not), a block
+ * is written with store k failing, then writes continue on the same lane
+ * (a refused write is retried: the driver may finish the failed write
+ * first), the btt is detached and attached again.  Checked: the failed
+ * write leaves its block whole (old or new pattern), every later write
+ * reads back, and attach finds a consistent flog.
+ *
  * Prints one line per round and a total "cuts: N torn: T" line; exits 1
  * on any torn block, failed attach or I/O error.
  */
@@ -33,6 +59,7 @@
 #include <dirent.h>
 #include <sys/ioctl.h>
 #include <linux/fs.h>
+#include <stdarg.h>
 
 #define KNOB "/sys/module/nfit_test_powercut/parameters/"
 #define MAXW 64		/* block writes per round */
@@ -295,13 +322,380 @@ out:
 	return bad;
 }
 
+/* ------------------------------------------------------------------ */
+/* -r: the reordering model                                            */
+
+struct rwrite {
+	int cpu;
+	long block;
+};
+
+struct rround {
+	const char *name;
+	int n;
+	struct rwrite w[2];
+};
+
+static const struct rround rrounds[] = {
+	{ "one block overwritten", 1, { { 0, 10 } } },
+	{ "one block overwritten twice on one lane", 2, { { 0, 5 }, { 0, 5 } } },
+	{ "two blocks on two lanes", 2, { { 0, 20 }, { 1, 21 } } },
+};
+
+#define MAXST 64	/* stores a round may make */
+#define MAXUNITS 12	/* epochs with more units are sampled */
+#define SAMPLES 512
+
+struct store {
+	long epoch, unit, units, bytes;
+};
+
+static void knob(const char *name, const char *fmt, ...)
+{
+	char path[128], v[64];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(v, sizeof(v), fmt, ap);
+	va_end(ap);
+	snprintf(path, sizeof(path), KNOB "%s", name);
+	if (put(path, v))
+		die(path);
+}
+
+static int read_trace(struct store *st)
+{
+	char b[4096] = "", *p;
+	int fd = open(KNOB "trace", O_RDONLY), n = 0;
+	ssize_t len;
+
+	if (fd < 0)
+		die("trace");
+	len = read(fd, b, sizeof(b) - 1);
+	close(fd);
+	if (len < 0)
+		die("trace");
+	for (p = strtok(b, " \n"); p && n < MAXST; p = strtok(NULL, " \n")) {
+		if (sscanf(p, "%ld:%ld:%ld:%ld", &st[n].epoch, &st[n].unit,
+			   &st[n].units, &st[n].bytes) != 4)
+			die("trace format");
+		n++;
+	}
+	return n;
+}
+
+/* did every unit of store @s persist, with the cut at (@e, @mask) */
+static int persisted(const struct store *s, long e, unsigned long mask)
+{
+	long k;
+
+	if (s->epoch != e)
+		return s->epoch < e;
+	for (k = s->unit; k < s->unit + s->units; k++)
+		if (k >= 64 || !(mask & 1UL << k))
+			return 0;
+	return 1;
+}
+
+/* the round's writes, generation @gen[i] for write i */
+static void rwrites(const struct rround *r, const int *gen, int armed)
+{
+	int fd = dev_open(), i;
+
+	for (i = 0; i < r->n; i++) {
+		struct bwrite w = { r->w[i].cpu, r->w[i].block, 1 };
+
+		do_write(fd, &w, armed ? &gen[i] : (int[]){ 0 });
+	}
+	/* the initial patterns are durable before the cut is armed */
+	if (!armed && fsync(fd))
+		die("fsync");
+	close(fd);
+}
+
+static int block_gen(int fd, long blk, int maxg)
+{
+	int g;
+
+	if (pread(fd, rbuf, bsize, blk * bsize) != (ssize_t)bsize)
+		die("pread");
+	for (g = 0; g <= maxg; g++) {
+		fill(buf, blk, g);
+		if (!memcmp(buf, rbuf, bsize))
+			return g;
+	}
+	return -1;
+}
+
+/* one cut state of round @r: 0 ok, 1 a violated invariant */
+static int rcheck(const struct rround *r, const int *gen,
+		  const struct store *st, int nst, long e, unsigned long mask)
+{
+	int fd, i, j, shown[2], bad = 0, exact = nst == 4 * r->n;
+	int last = -1, ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+	fd = dev_open();
+	for (i = 0; i < r->n; i++) {
+		int maxg = 0;
+
+		for (j = 0; j < r->n; j++)
+			if (r->w[j].block == r->w[i].block && gen[j] > maxg)
+				maxg = gen[j];
+		shown[i] = block_gen(fd, r->w[i].block, maxg);
+		if (shown[i] < 0) {
+			printf("# epoch %ld mask %#lx: block %ld is torn\n", e,
+			       mask, r->w[i].block);
+			bad = 1;
+		}
+	}
+	for (i = 0; !bad && i < r->n; i++) {
+		/* write i visible: its block shows its generation or later */
+		int vis = shown[i] >= gen[i];
+		int want = exact ? persisted(&st[4 * i + 1], e, mask) &&
+				   persisted(&st[4 * i + 2], e, mask) : vis;
+
+		if (vis != want) {
+			printf("# epoch %ld mask %#lx: write %d (block %ld) %s, its flog entry %s\n",
+			       e, mask, i, r->w[i].block,
+			       vis ? "visible" : "not visible",
+			       want ? "persisted" : "did not persist");
+			bad = 1;
+		}
+		if (vis && last != i - 1) {
+			printf("# epoch %ld mask %#lx: write %d visible after an invisible one\n",
+			       e, mask, i);
+			bad = 1;
+		}
+		if (vis)
+			last = i;
+	}
+	/* a probe write on every lane: no block of the round may change */
+	for (i = 0; !bad && i < ncpu && i < 8; i++) {
+		struct bwrite w = { i, 200 + i, 1 };
+		int g7 = 7;
+
+		do_write(fd, &w, &g7);
+	}
+	for (i = 0; !bad && i < r->n; i++) {
+		if (block_gen(fd, r->w[i].block, 3) != shown[i]) {
+			printf("# epoch %ld mask %#lx: block %ld changed under a probe write: recovery handed out a mapped block\n",
+			       e, mask, r->w[i].block);
+			bad = 1;
+		}
+	}
+	for (i = 0; !bad && i < ncpu && i < 8; i++) {
+		if (block_gen(fd, 200 + i, 7) != 7) {
+			printf("# epoch %ld mask %#lx: probe block %d does not read back\n",
+			       e, mask, 200 + i);
+			bad = 1;
+		}
+	}
+	close(fd);
+	return bad;
+}
+
+/* one state: initial patterns, armed writes, crash, re-attach, check */
+static int rstate(const struct rround *r, const int *gen,
+		  const struct store *st, int nst, long e, unsigned long mask,
+		  long *attach_fail)
+{
+	rwrites(r, gen, 0);
+	knob("cut_mask", "%lu", mask);
+	knob("cut_epoch", "%ld", e);
+	rwrites(r, gen, 1);
+	if (get_long(KNOB "overflow"))
+		die("the power-cut module's undo log overflowed");
+	knob("crash", "1");
+	detach();
+	if (attach()) {
+		(*attach_fail)++;
+		printf("# epoch %ld mask %#lx: the btt does not attach\n", e,
+		       mask);
+		if (attach())
+			die("attach");
+		return 1;
+	}
+	return rcheck(r, gen, st, nst, e, mask);
+}
+
+static int reorder_main(long passes)
+{
+	long states = 0, bad = 0, attach_fail = 0, sampled = 0;
+	int p, ri;
+
+	srandom(42);
+	for (p = 0; p < passes; p++)
+		for (ri = 0; ri < (int)(sizeof(rrounds) / sizeof(rrounds[0])); ri++) {
+			const struct rround *r = &rrounds[ri];
+			struct store st[MAXST];
+			long e, maxe = -1, rstates = 0, rbad = 0;
+			int gen[2], i, j, nst;
+
+			for (i = 0; i < r->n; i++) {
+				gen[i] = 1;
+				for (j = 0; j < i; j++)
+					if (r->w[j].block == r->w[i].block)
+						gen[i]++;
+			}
+			/* dry run: every store persists, the trace has the epochs */
+			rwrites(r, gen, 0);
+			knob("cut_epoch", "%ld", 1L << 40);
+			rwrites(r, gen, 1);
+			nst = read_trace(st);
+			knob("crash", "1");
+			for (i = 0; i < nst; i++)
+				if (st[i].epoch > maxe)
+					maxe = st[i].epoch;
+			for (e = 0; e <= maxe; e++) {
+				long u = 0, m, nm;
+
+				for (i = 0; i < nst; i++)
+					if (st[i].epoch == e)
+						u += st[i].units;
+				if (!u)
+					continue;
+				/* all ones = the next epoch's none: skipped */
+				nm = u <= MAXUNITS ? (1L << u) - 1 : SAMPLES + 1;
+				if (u > MAXUNITS)
+					sampled++;
+				for (m = 0; m < nm; m++) {
+					unsigned long mask = m;
+
+					if (u > MAXUNITS && m)
+						mask = ((unsigned long)random() << 31 ^
+							random()) & ((1UL << u) - 1);
+					rbad += rstate(r, gen, st, nst, e, mask,
+						       &attach_fail);
+					rstates++;
+				}
+			}
+			/* everything persisted */
+			rbad += rstate(r, gen, st, nst, 1L << 40, 0, &attach_fail);
+			rstates++;
+			states += rstates;
+			bad += rbad;
+			printf("# pass %d, %s: %d stores in %ld epochs, %ld states, %ld bad%s\n",
+			       p + 1, r->name, nst, maxe + 1, rstates, rbad,
+			       nst == 4 * r->n ? "" : " (not 4 stores a block: no flog check)");
+		}
+	printf("states: %ld bad: %ld attach failures: %ld sampled epochs: %ld\n",
+	       states, bad, attach_fail, sampled);
+	return bad || attach_fail ? 1 : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* -f: stores that fail in the middle of a block write                 */
+
+/* pwrite of one block, retried while refused; 0 or -errno */
+static int write_retry(int fd, long blk, int gen, int tries)
+{
+	int rc = -EIO;
+
+	fill(buf, blk, gen);
+	while (tries--) {
+		if (pwrite(fd, buf, bsize, blk * bsize) == (ssize_t)bsize)
+			return 0;
+		rc = -errno;
+		usleep(20000);
+	}
+	return rc;
+}
+
+static int faults_main(void)
+{
+	long A = 30, B = 31, C = 32;
+	int k, lands, bad = 0, cases = 0;
+
+	for (k = 1; k <= 4; k++)
+		for (lands = 0; lands <= 1; lands++) {
+			int fd = dev_open(), ga, gb, i, rc, cbad = 0;
+
+			on_cpu(0);
+			if (write_retry(fd, A, 0, 50) || write_retry(fd, B, 0, 50))
+				die("initial write");
+			knob("fail_lands", "%d", lands);
+			knob("fail_store", "%d", k);
+			rc = write_retry(fd, A, 1, 1);
+			knob("fail_store", "0");
+			ga = block_gen(fd, A, 1);
+			if (ga < 0) {
+				printf("# store %d failing (%s): block %ld torn\n",
+				       k, lands ? "landed" : "lost", A);
+				cbad = 1;
+			}
+			/* more writes on the same lane; the fixed sequence */
+			for (i = 0; !cbad && i < 6; i++) {
+				long blk = i & 1 ? B : A;
+				int g = 2 + i / 2;
+
+				int wrc = write_retry(fd, blk, g, 100);
+
+				if (wrc) {
+					printf("# store %d failing (%s): write %d of block %ld refused for good: %s\n",
+					       k, lands ? "landed" : "lost", i, blk,
+					       strerror(-wrc));
+					cbad = 1;
+				}
+			}
+			/* a third block takes the lane's free block */
+			if (!cbad && write_retry(fd, C, 1, 100))
+				die("probe write");
+			ga = block_gen(fd, A, 4);
+			gb = block_gen(fd, B, 4);
+			if (!cbad && (ga != 4 || gb != 4)) {
+				printf("# store %d failing (%s): blocks read back generations %d and %d, not 4\n",
+				       k, lands ? "landed" : "lost", ga, gb);
+				cbad = 1;
+			}
+			close(fd);
+			detach();
+			if (attach()) {
+				printf("# store %d failing (%s): the btt does not attach\n",
+				       k, lands ? "landed" : "lost");
+				if (attach())
+					die("attach");
+				cbad = 1;
+			}
+			fd = dev_open();
+			/* recovery's free block must not be a mapped one */
+			if (!cbad && write_retry(fd, C, 2, 100))
+				die("probe write");
+			ga = block_gen(fd, A, 4);
+			gb = block_gen(fd, B, 4);
+			close(fd);
+			if (!cbad && (ga != 4 || gb != 4)) {
+				printf("# store %d failing (%s): after re-attach generations %d and %d, not 4\n",
+				       k, lands ? "landed" : "lost", ga, gb);
+				cbad = 1;
+			}
+			printf("# store %d of 4 failing, bytes %s: first write %s, %s\n",
+			       k, lands ? "landed" : "lost",
+			       rc ? "failed" : "succeeded", cbad ? "BAD" : "ok");
+			bad += cbad;
+			cases++;
+		}
+	printf("fault cases: %d bad: %d\n", cases, bad);
+	return bad ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
+	int reorder = 0, faults = 0;
+
 	long passes, cuts = 0, torn = 0, attach_fail = 0;
 	int p, ri;
 
+	if (argc > 1 && !strcmp(argv[1], "-r")) {
+		reorder = 1;
+		argc--;
+		argv++;
+	} else if (argc > 1 && !strcmp(argv[1], "-f")) {
+		faults = 1;
+		argc--;
+		argv++;
+	}
 	if (argc != 3 && argc != 4) {
-		fprintf(stderr, "usage: nvt-powercut BTT_DIR PASSES [DRIVER]\n");
+		fprintf(stderr, "usage: nvt-powercut [-r|-f] BTT_DIR PASSES [DRIVER]\n");
 		return 2;
 	}
 	if (argc == 4)
@@ -324,6 +718,10 @@ int main(int argc, char **argv)
 	    posix_memalign(&rbuf, 4096, 4096))
 		die("memalign");
 	cut(-1);
+	if (reorder)
+		return reorder_main(passes);
+	if (faults)
+		return faults_main();
 	for (p = 0; p < passes; p++)
 		for (ri = 0; ri < (int)(sizeof(rounds) / sizeof(rounds[0])); ri++) {
 			const struct round *r = &rounds[ri];
