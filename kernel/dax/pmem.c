@@ -66,7 +66,7 @@ static int dax_pmem_probe(struct device *dev)
 	}
 	/*
 	 * The data: the mapped range behind dataoff, to its end (never the
-	 * media's npfns; nvdimm_setup_pfn() checked that they agree).
+	 * media's npfns; nvdimm_setup_pfn() checked that it fits).
 	 */
 	range = pgmap.range;
 	range.start += meta;

@@ -279,19 +279,17 @@ static const char *pfn_check_layout(struct pfn_layout *l, bool dax,
 	/*
 	 * The mapped range is [start + start_pad, end - end_trunc); the data
 	 * is its part behind dataoff, and that is what the disk and the DAX
-	 * range are made of (as 6.1 sizes them).  npfns must say the same:
-	 * more would reach past the namespace, fewer is not a block any
-	 * kernel writes.  room cannot wrap: dataoff < size - cut above, and
-	 * it is a whole number of pages (both ends on compat_align, dataoff
-	 * on a page).
+	 * range are made of (as 6.1 sizes them).  npfns may not say more:
+	 * that would reach past the namespace.  Fewer is accepted, as 6.1
+	 * does (it ignores npfns): the data is still sized from the range,
+	 * and refusing would take away a namespace the stock kernel attaches.
+	 * room cannot wrap: dataoff < size - cut above.
 	 */
 	room = size - cut - l->dataoff;
 	if (!l->npfns ||
 	    check_mul_overflow(l->npfns, (u64)page_size, &pages) ||
 	    pages > room)
 		return "npfns zero or past the mapped range (start_pad, end_trunc counted)";
-	if (pages != room)
-		return "npfns short of the mapped range";
 	l->align = align;
 	return NULL;
 }

@@ -540,9 +540,9 @@ int nvdimm_setup_pfn(struct device *dev, struct dev_pagemap *pgmap)
 	 * end_trunc; the data is its part from dataoff on, and that, not the
 	 * media's npfns, is what the disk and the DAX range are made of (as
 	 * 6.1 does).  pfn_sb_check() and pfn_layout_compute() only give
-	 * layouts where npfns is exactly that; this is checked again here,
-	 * with every sum, so that a layout that says otherwise can never
-	 * size anything.
+	 * layouts whose npfns fits in it; this is checked again here, with
+	 * every sum, so that a layout that says otherwise can never size
+	 * anything.
 	 */
 	if (!nsio->res_size ||
 	    check_add_overflow(nsio->res_start, (u64)l.start_pad, &first) ||
@@ -550,8 +550,8 @@ int nvdimm_setup_pfn(struct device *dev, struct dev_pagemap *pgmap)
 	    check_sub_overflow(last, (u64)l.end_trunc, &last) ||
 	    last < first || l.dataoff > last - first ||
 	    (last - first + 1 - l.dataoff) & (PAGE_SIZE - 1) ||
-	    (last - first + 1 - l.dataoff) >> PAGE_SHIFT != l.npfns) {
-		dev_err(dev, "%s: info block says %llu pages at %#llx into [%#llx, +%#llx) less start_pad %u and end_trunc %u: not the mapped range's data, not attached\n",
+	    (last - first + 1 - l.dataoff) >> PAGE_SHIFT < l.npfns) {
+		dev_err(dev, "%s: info block says %llu pages at %#llx into [%#llx, +%#llx) less start_pad %u and end_trunc %u: more than the mapped range's data, not attached\n",
 			dev_name(ndns), l.npfns, l.dataoff, nsio->res_start,
 			nsio->res_size, l.start_pad, l.end_trunc);
 		return -EINVAL;

@@ -314,7 +314,7 @@ static int pmem_attach_pfn(struct device *dev)
 	/*
 	 * The mapping starts at the range; the disk is the data behind
 	 * dataoff, to the range's end, as 6.1 sizes it: never the media's
-	 * npfns (nvdimm_setup_pfn() checked that they agree).
+	 * npfns (nvdimm_setup_pfn() checked that it fits).
 	 */
 	skip = nd_pfn->dataoff;
 	pmem->phys_addr = pmem->pgmap.range.start + skip;

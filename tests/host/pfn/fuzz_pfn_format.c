@@ -75,12 +75,11 @@ static void inside(const struct pfn_layout *l, bool dax, u64 start, u64 size)
 	INVARIANT(end <= ~0ULL);
 	/*
 	 * the data, [start + start_pad + dataoff, + npfns pages), lies in
-	 * [start, end - end_trunc), and fills the mapped range behind
-	 * dataoff: the disk and the DAX range are sized from that range
+	 * [start, end - end_trunc): the mapped range behind dataoff, from
+	 * which the disk and the DAX range are sized, holds it
 	 */
 	INVARIANT(data >= start && data_end > data);
 	INVARIANT(data_end <= end - l->end_trunc);
-	INVARIANT(data_end == end - l->end_trunc);
 	INVARIANT(l->mode == PFN_MODE_RAM || l->mode == PFN_MODE_PMEM);
 	INVARIANT(l->page_size == PAGE);
 	INVARIANT(l->npfns >= 1);

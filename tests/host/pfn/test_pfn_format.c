@@ -646,13 +646,13 @@ static void test_npfns(void)
 	p.npfns = 7681;
 	CHECK_INT(check_pb(&p), -EINVAL);
 	/*
-	 * fewer: refused.  The disk is sized from the mapped range (6.1
-	 * recomputes npfns from it); a block that disagrees is not used.
+	 * fewer: accepted, as 6.1 (which ignores npfns).  The disk is
+	 * sized from the mapped range either way.
 	 */
 	p.npfns = 7679;
-	CHECK_INT(check_pb(&p), -EINVAL);
+	CHECK_INT(check_pb(&p), 0);
 	p.npfns = 1;
-	CHECK_INT(check_pb(&p), -EINVAL);
+	CHECK_INT(check_pb(&p), 0);
 	p.npfns = 7680;
 	CHECK_INT(check_pb(&p), 0);
 	p.npfns = 1ULL << 52;	/* 2^52 pages of 4K: 2^64 bytes */
@@ -783,9 +783,11 @@ static void test_pad_trunc(void)
 	p.npfns = 7000;
 	CHECK_INT(check_pb(&p), -EINVAL);
 	p.end_trunc = M2;
-	CHECK_INT(check_pb(&p), -EINVAL);
+	CHECK_INT(check_pb(&p), 0);	/* 7000 pages fit in 7168 */
 	p.npfns = 7168;
 	CHECK_INT(check_pb(&p), 0);
+	p.npfns = 7169;
+	CHECK_INT(check_pb(&p), -EINVAL);
 	/* a namespace end not on 2M: end_trunc must cut back to it */
 	p.npfns = 7680;
 	b = pb_write(&p);
@@ -1038,12 +1040,18 @@ static void test_start_pad_counted(void)
 			       G4, 32 * M1, 4096, M2, &l, &why), -EINVAL);
 	CHECK(why && !strcmp(why, "npfns zero or past the mapped range (start_pad, end_trunc counted)"));
 	free(b);
-	/* fewer pages than the mapped range holds: not what it says */
+	/* fewer pages than the mapped range holds: accepted, as 6.1 */
 	p.npfns = 7167;
 	b = pb_write(&p);
 	CHECK_INT(pfn_sb_check((const struct nd_pfn_sb *)b, false, ns_uuid,
+			       G4, 32 * M1, 4096, M2, &l, &why), 0);
+	free(b);
+	/* no pages at all: refused */
+	p.npfns = 0;
+	b = pb_write(&p);
+	CHECK_INT(pfn_sb_check((const struct nd_pfn_sb *)b, false, ns_uuid,
 			       G4, 32 * M1, 4096, M2, &l, &why), -EINVAL);
-	CHECK(why && !strcmp(why, "npfns short of the mapped range"));
+	CHECK(why && !strcmp(why, "npfns zero or past the mapped range (start_pad, end_trunc counted)"));
 	free(b);
 	/* exactly fitting: 32M - 2M - 2M = 28M = 7168 pages */
 	p.npfns = 7168;
