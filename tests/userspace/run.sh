@@ -242,7 +242,8 @@ run "$T/q" create-namespace --help
 [ -s "$T/out" ] && cmp -s "$T/help1" "$T/out" && ok "help create-namespace = create-namespace --help" \
 	|| nok "help create-namespace differs from create-namespace --help"
 # commands that share an option table take only their own options, as 76.1
-for a in "zero-labels --json nmem0" "zero-labels --size 4096 nmem0" \
+for a in "zero-labels --json nmem0" "zero-labels --input x nmem0" \
+		"check-labels --size 4096 nmem0" "write-labels --json nmem0" \
 		"init-labels --output x nmem0" "read-labels --force nmem0" \
 		"enable-dimm --region 0 nmem0" "enable-dimm -t pmem nmem0" \
 		"enable-region -r 0 region0" "disable-namespace --type pmem all"; do

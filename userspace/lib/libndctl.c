@@ -2556,7 +2556,7 @@ NDCTL_EXPORT unsigned long long ndctl_btt_get_size(struct ndctl_btt *btt)
 	unsigned long long v;
 
 	if (!btt || nd_read_ull(btt->region->bus->ctx, btt->path, "size", &v))
-		return 0;
+		return ULLONG_MAX;
 	return v;
 }
 
