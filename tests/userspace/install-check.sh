@@ -33,7 +33,7 @@ echo "TAP version 13"
 # added here, with its page (the checks below also find the ones missing).
 COMMANDS="list create-namespace destroy-namespace enable-namespace
 disable-namespace enable-region disable-region enable-dimm disable-dimm
-read-labels zero-labels init-labels check-namespace"
+read-labels write-labels zero-labels init-labels check-labels check-namespace"
 
 # --------------------------------------------------------------- install
 D=$T/root
@@ -315,7 +315,8 @@ comp "--help --version" nvt-ndctl --
 comp "create-namespace" nvt-ndctl help cr
 comp "$(sorted < "$T/acc.list")" nvt-ndctl list -
 comp "$(grep -- -- "$T/acc.create-namespace" | sorted)" nvt-ndctl create-namespace --
-comp "--bus --help --verbose" nvt-ndctl zero-labels --
+comp "--bus --help --offset --size --verbose" nvt-ndctl zero-labels --
+comp "--bus --help --verbose" nvt-ndctl check-labels --
 comp "all ndbus0 ndbus1 nfit_test.0 nfit_test.1" nvt-ndctl list -b ""
 comp "nfit_test.0 nfit_test.1" nvt-ndctl list --bus = nfit
 comp "all region0 region1 region2 region3 region4 region5 region6" nvt-ndctl list --region ""

@@ -124,6 +124,7 @@ static void free_namespace(struct ndctl_namespace *ndns)
 {
 	free(ndns->path);
 	free(ndns->devname);
+	free(ndns->alt_name);
 	free(ndns);
 }
 
@@ -1522,12 +1523,10 @@ static int namespace_read_attrs(struct ndctl_namespace *ndns)
 			err(ctx, "%s: unreadable 'alt_name' attribute", name);
 			return -ENXIO;
 		}
-		if (strlen(buf) >= sizeof(ndns->alt_name)) {
-			err(ctx, "%s: alt_name longer than %zu bytes", name,
-					sizeof(ndns->alt_name) - 1);
-			return -ENAMETOOLONG;
-		}
-		strcpy(ndns->alt_name, buf);
+		/* any length: a 64-byte label name has no NUL of its own */
+		ndns->alt_name = strdup(buf);
+		if (!ndns->alt_name)
+			return -ENOMEM;
 		ndns->has_alt_name_attr = true;
 		rc = read_uuid(ctx, dir, name, ndns->uuid);
 		if (rc) {
@@ -2018,13 +2017,14 @@ NDCTL_EXPORT const char *ndctl_namespace_get_alt_name(struct ndctl_namespace *nd
 {
 	if (!ndns)
 		return NULL;
-	return ndns->alt_name;
+	return ndns->alt_name ? ndns->alt_name : "";
 }
 
 NDCTL_EXPORT int ndctl_namespace_set_alt_name(struct ndctl_namespace *ndns,
 		const char *alt_name)
 {
 	struct ndctl_ctx *ctx;
+	char *copy;
 	int rc;
 
 	if (!ndns || !alt_name)
@@ -2035,18 +2035,23 @@ NDCTL_EXPORT int ndctl_namespace_set_alt_name(struct ndctl_namespace *ndns,
 				ndctl_namespace_get_type_name(ndns));
 		return -EOPNOTSUPP;
 	}
-	if (strlen(alt_name) >= sizeof(ndns->alt_name)) {
-		err(ctx, "%s: alt_name longer than %zu bytes", ndns->devname,
-				sizeof(ndns->alt_name) - 1);
+	if (strlen(alt_name) >= ND_ALT_NAME_MAX) {
+		err(ctx, "%s: alt_name longer than %d bytes", ndns->devname,
+				ND_ALT_NAME_MAX - 1);
 		return -ENAMETOOLONG;
 	}
+	copy = strdup(alt_name);
+	if (!copy)
+		return -ENOMEM;
 	rc = nd_write_attr(ctx, ndns->path, "alt_name", alt_name);
 	if (rc) {
 		err(ctx, "%s: failed to set alt_name: %s", ndns->devname,
 				strerror(-rc));
+		free(copy);
 		return rc;
 	}
-	strcpy(ndns->alt_name, alt_name);
+	free(ndns->alt_name);
+	ndns->alt_name = copy;
 	return 0;
 }
 
@@ -2407,7 +2412,8 @@ NDCTL_EXPORT int ndctl_namespace_delete(struct ndctl_namespace *ndns)
 	}
 	ndns->size = 0;
 	uuid_clear(ndns->uuid);
-	ndns->alt_name[0] = '\0';
+	if (ndns->alt_name)
+		ndns->alt_name[0] = '\0';
 	return 0;
 }
 
@@ -2550,7 +2556,7 @@ NDCTL_EXPORT unsigned long long ndctl_btt_get_size(struct ndctl_btt *btt)
 	unsigned long long v;
 
 	if (!btt || nd_read_ull(btt->region->bus->ctx, btt->path, "size", &v))
-		return 0;
+		return ULLONG_MAX;
 	return v;
 }
 

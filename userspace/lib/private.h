@@ -15,7 +15,11 @@
 
 /* ndctl reads at most this many bytes per attribute (sysfs-abi §1.1) */
 #define ND_ATTR_MAX 1024
-/* longest name we keep for an alt_name (label name field is 64 bytes) */
+/*
+ * The label's name field is 64 bytes: a name we write is at most 63
+ * characters and its NUL.  A name read back is kept whatever its length:
+ * labels written elsewhere fill all 64 bytes, and 6.1 shows them so.
+ */
 #define ND_ALT_NAME_MAX 64
 #define ND_SECTOR_SIZES_MAX 16
 
@@ -124,7 +128,7 @@ struct ndctl_namespace {
 	uuid_t uuid;
 	bool has_uuid_attr;
 	bool has_alt_name_attr;
-	char alt_name[ND_ALT_NAME_MAX];
+	char *alt_name;		/* NULL: no alt_name attribute (io) */
 	bool has_sector_size;
 	struct sector_sizes lbasize;
 	int raw_mode;

@@ -20,6 +20,15 @@
  *    internal block referenced exactly once by the map (after the
  *    recovery the kernel does on attach) or as a lane's free block.
  *
+ * --repair writes nothing until the whole BTT has been checked: each
+ * repair is queued (a copy of the bytes, where, and what it does) and
+ * the queue is written in order only when no error that cannot be
+ * repaired was found anywhere.  Otherwise the media is left byte for
+ * byte as it was and the queued repairs are listed as not made (76.1
+ * also leaves it untouched for log and map-range errors, but restores a
+ * primary info block, and completes a logged map update, before it
+ * finds a bitmap error; we do not).
+ *
  * Exit status as ndctl 76.1's: 0 when clean (also when only the backup
  * info block differs: the kernel never reads it; unlike 76.1 also for a
  * logged write whose map update a crash lost, which attach completes, and
@@ -62,6 +71,15 @@ struct check_opts {
 	bool repair, rewrite_log, force;
 };
 
+/* a repair found by the check, written only when the whole BTT can be */
+struct fix {
+	u64 off;
+	size_t len;
+	void *buf;
+	char *done;	/* reported when written */
+	char *todo;	/* reported when not written */
+};
+
 /* one namespace's check */
 struct bttc {
 	const char *devname;
@@ -72,6 +90,8 @@ struct bttc {
 	u64 rawsize;
 	unsigned int problems;	/* errors: exit 250 */
 	unsigned int repaired;
+	struct fix *fixes;	/* --repair: queued in check order */
+	unsigned int nfix, fix_cap;
 };
 
 static void vreport(struct bttc *c, const char *fmt, va_list ap)
@@ -159,6 +179,83 @@ static int dev_write(struct bttc *c, const void *buf, size_t len, u64 off)
 	return dev_io(c, (void *)buf, len, off, true);
 }
 
+/*
+ * Queue a write of @len bytes of @buf (copied) at @off with the two
+ * lines that describe it: @done ("Restoring ...") once written, @todo
+ * ("... needs to be restored") when it is not.
+ */
+static int queue_fix(struct bttc *c, const void *buf, size_t len, u64 off,
+		const char *done, const char *todo)
+{
+	struct fix *f;
+
+	if (c->nfix == c->fix_cap) {
+		unsigned int cap = c->fix_cap ? 2 * c->fix_cap : 16;
+
+		f = reallocarray(c->fixes, cap, sizeof(*f));
+		if (!f)
+			goto nomem;
+		c->fixes = f;
+		c->fix_cap = cap;
+	}
+	f = &c->fixes[c->nfix];
+	f->off = off;
+	f->len = len;
+	f->buf = malloc(len);
+	f->done = strdup(done);
+	f->todo = strdup(todo);
+	if (!f->buf || !f->done || !f->todo) {
+		free(f->buf);
+		free(f->done);
+		free(f->todo);
+		goto nomem;
+	}
+	memcpy(f->buf, buf, len);
+	c->nfix++;
+	return 0;
+nomem:
+	problem(c, "out of memory for a repair at %#llx", off);
+	return -ENOMEM;
+}
+
+/*
+ * The check is over: write the queued repairs in order when nothing that
+ * cannot be repaired was found, else list them as not made.  A failed
+ * write stops the rest (it is a problem of its own).
+ */
+static void apply_fixes(struct bttc *c)
+{
+	unsigned int i;
+	bool write = !c->problems;
+
+	for (i = 0; i < c->nfix; i++) {
+		struct fix *f = &c->fixes[i];
+
+		if (write && !dev_write(c, f->buf, f->len, f->off)) {
+			report(c, "%s", f->done);
+			c->repaired++;
+			continue;
+		}
+		write = false;
+		report(c, "%s: not repaired, nothing written", f->todo);
+	}
+}
+
+static void free_fixes(struct bttc *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nfix; i++) {
+		free(c->fixes[i].buf);
+		free(c->fixes[i].done);
+		free(c->fixes[i].todo);
+	}
+	free(c->fixes);
+	c->fixes = NULL;
+	c->nfix = 0;
+	c->fix_cap = 0;
+}
+
 /* the info block at absolute @abs, checked as arena @arena_off's */
 static enum btt_info_verdict read_info(struct bttc *c, struct btt_info *info,
 		u64 abs, u64 arena_off, struct btt_arena *arena)
@@ -199,6 +296,7 @@ static int recover_info(struct bttc *c, struct btt_info *info, u64 arena_off,
 		struct btt_arena *arena, const struct btt_info *damaged)
 {
 	u64 cand[2], prim = c->ns.start + arena_off;
+	char done[128], todo[128];
 	unsigned int i;
 
 	cand[0] = backup_guess(c, arena_off);
@@ -227,11 +325,11 @@ static int recover_info(struct bttc *c, struct btt_info *info, u64 arena_off,
 					prim, cand[i]);
 			return 0;
 		}
-		if (dev_write(c, info, sizeof(*info), prim))
-			return 0;	/* reported: a problem */
-		report(c, "Restoring BTT info block at offset %#llx from the backup at %#llx",
-				prim, cand[i]);
-		c->repaired++;
+		snprintf(done, sizeof(done), "Restoring BTT info block at offset "
+				"%#llx from the backup at %#llx", prim, cand[i]);
+		snprintf(todo, sizeof(todo), "BTT info block at offset %#llx needs "
+				"to be restored from the backup at %#llx", prim, cand[i]);
+		queue_fix(c, info, sizeof(*info), prim, done, todo);
 		return 0;
 	}
 	return -ENOENT;
@@ -341,6 +439,7 @@ static int check_flog(struct arena_check *ac)
 	for (lane = 0; lane < a->nfree; lane++) {
 		u32 live[2] = { 0, btt_flog_second_slot(fmt) };
 		const struct btt_flog_lane *l = &ac->log[lane];
+		char done[96], todo[96];
 		struct btt_flog_state st;
 		struct btt_recovery rec;
 		bool bad = false;
@@ -410,12 +509,15 @@ static int check_flog(struct arena_check *ac)
 			continue;
 		}
 		map_raw = cpu_to_le32(rec.map_entry);
-		if (!dev_write(c, &map_raw, sizeof(map_raw),
-				ac->base + a->mapoff + (u64)rec.lba * 4)) {
-			report(c, "Arena %u: lane %u: map[%#x] updated to %#x", ac->idx,
-					lane, rec.lba, rec.map_entry);
-			c->repaired++;
-		}
+		snprintf(done, sizeof(done), "Arena %u: lane %u: map[%#x] updated to %#x",
+				ac->idx, lane, rec.lba, rec.map_entry);
+		snprintf(todo, sizeof(todo), "Arena %u: lane %u: map[%#x] needs to "
+				"be updated to %#x", ac->idx, lane, rec.lba,
+				rec.map_entry);
+		rc = queue_fix(c, &map_raw, sizeof(map_raw),
+				ac->base + a->mapoff + (u64)rec.lba * 4, done, todo);
+		if (rc)
+			return rc;
 	}
 	if (listed > LIST_MAX)
 		report(c, "arena %u: ... %u more log lanes with errors", ac->idx,
@@ -517,8 +619,8 @@ static int rewrite_log(struct arena_check *ac)
 {
 	const struct btt_arena *a = ac->a;
 	enum btt_flog_fmt fmt = BTT_FLOG_UNKNOWN;
+	char done[96], todo[96];
 	u32 lane;
-	int rc;
 
 	for (lane = 0; lane < a->nfree; lane++)
 		btt_flog_detect(&ac->log[lane], &fmt);
@@ -531,14 +633,12 @@ static int rewrite_log(struct arena_check *ac)
 		memset(&ac->log[lane], 0, sizeof(ac->log[lane]));
 		btt_flog_encode(&ac->log[lane].slot[0], &st.newest);
 	}
-	rc = dev_write(ac->c, ac->log, (size_t)a->nfree * sizeof(*ac->log),
-			ac->base + a->logoff);
-	if (!rc) {
-		report(ac->c, "arena %u: log rewritten (%u lanes, slots 0 and 1)",
-				ac->idx, a->nfree);
-		ac->c->repaired++;
-	}
-	return rc;
+	snprintf(done, sizeof(done), "arena %u: log rewritten (%u lanes, slots 0 and 1)",
+			ac->idx, a->nfree);
+	snprintf(todo, sizeof(todo), "arena %u: log needs to be rewritten (%u lanes)",
+			ac->idx, a->nfree);
+	return queue_fix(ac->c, ac->log, (size_t)a->nfree * sizeof(*ac->log),
+			ac->base + a->logoff, done, todo);
 }
 
 static int check_arena(struct bttc *c, unsigned int idx,
@@ -561,10 +661,15 @@ static int check_arena(struct bttc *c, unsigned int idx,
 			report(c, "Arena %u: BTT info2 at offset %#llx needs to be "
 					"restored: run with --repair", idx,
 					ac.base + a->info2off);
-		} else if (!dev_write(c, info, sizeof(*info), ac.base + a->info2off)) {
-			report(c, "Arena %u: Restoring BTT info2 at offset %#llx",
-					idx, ac.base + a->info2off);
-			c->repaired++;
+		} else {
+			char done[96], todo[96];
+
+			snprintf(done, sizeof(done), "Arena %u: Restoring BTT info2 at "
+					"offset %#llx", idx, ac.base + a->info2off);
+			snprintf(todo, sizeof(todo), "Arena %u: BTT info2 at offset %#llx "
+					"needs to be restored", idx, ac.base + a->info2off);
+			rc = queue_fix(c, info, sizeof(*info), ac.base + a->info2off,
+					done, todo);
 		}
 	}
 	free(info2);
@@ -679,10 +784,16 @@ static int check_namespace(struct ndctl_namespace *ndns, const struct check_opts
 	}
 	dbg(&c, "checking %s (%s, %llu bytes)", devname, path, c.ns.size);
 	rc = check_btt(&c);
+	if (!rc)
+		apply_fixes(&c);
+	else if (c.nfix)
+		report(&c, "check stopped: %u repair%s not made, nothing written",
+				c.nfix, c.nfix == 1 ? "" : "s");
+	free_fixes(&c);
 	if (!rc && c.problems) {
 		fail("%s: the BTT has %u error%s%s", devname, c.problems,
 				c.problems == 1 ? "" : "s",
-				c.repair ? " that cannot be repaired" : "");
+				c.repair ? " that cannot be repaired: nothing written" : "");
 		rc = -ENXIO;
 	} else if (rc && rc != -ENXIO) {
 		fail("%s: check failed: %s", devname, strerror(-rc));

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* read-labels, zero-labels, init-labels (media-formats §2, §3) */
+/*
+ * read-labels, write-labels, zero-labels, init-labels, check-labels
+ * (media-formats §2, §3)
+ */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -12,11 +16,11 @@
 #include "util.h"
 #include "label-format.h"
 
-enum label_op { OP_READ, OP_ZERO, OP_INIT };
+enum label_op { OP_READ, OP_WRITE, OP_ZERO, OP_INIT, OP_CHECK };
 
 struct label_opts {
 	enum label_op op;
-	const char *bus, *output, *version;
+	const char *bus, *output, *input, *version;
 	bool json, human, force, index_only;
 	unsigned long long size, offset;
 };
@@ -39,7 +43,28 @@ static const struct cmd_help zero_help = {
 	"ndctl zero-labels <nmem0> [<nmem1>..<nmemN>] [<options>]",
 	"    <nmem>                nmemX, a dimm id, or 'all'\n"
 	"    -b, --bus <bus-id>    <nmem> must be on a bus with an id/provider of <bus-id>\n"
+	"    -s, --size <n>        number of label bytes to zero (0: to the end)\n"
+	"    -O, --offset <n>      offset into the label area to start at\n"
 	"    -v, --verbose         emit debug messages\n"
+	"    -h, --help            show this help\n",
+};
+
+static const struct cmd_help write_help = {
+	"ndctl write-labels <nmem> [-i <filename>]",
+	"    <nmem>                nmemX or a dimm id\n"
+	"    -b, --bus <bus-id>    <nmem> must be on a bus with an id/provider of <bus-id>\n"
+	"    -s, --size <n>        number of label bytes to write (0: to the end)\n"
+	"    -O, --offset <n>      offset into the label area to start at\n"
+	"    -i, --input <file>    read the label data from here instead of stdin\n"
+	"    -v, --verbose         emit debug messages\n"
+	"    -h, --help            show this help\n",
+};
+
+static const struct cmd_help check_help = {
+	"ndctl check-labels <nmem0> [<nmem1>..<nmemN>] [<options>]",
+	"    <nmem>                nmemX, a dimm id, or 'all'\n"
+	"    -b, --bus <bus-id>    <nmem> must be on a bus with an id/provider of <bus-id>\n"
+	"    -v, --verbose         emit debug messages (why an index is not valid)\n"
 	"    -h, --help            show this help\n",
 };
 
@@ -204,16 +229,188 @@ static int do_read(struct ndctl_dimm *dimm, struct label_opts *o, FILE *out,
 	return rc;
 }
 
-static int do_zero(struct ndctl_dimm *dimm)
+static void label_fail(struct ndctl_dimm *dimm, int rc)
 {
-	int rc = ndctl_dimm_zero_labels(dimm);
+	fail("%s: %s", ndctl_dimm_get_devname(dimm), rc == -EBUSY
+			? "DIMM is active, disable the regions that use it first"
+			: rc == -EOPNOTSUPP ? "no label area (label commands not supported)"
+			: strerror(-rc));
+}
 
+/*
+ * The range -s/-O select in the DIMM's label area: [*off, *off + *len),
+ * size 0 meaning to the end.  -EINVAL, with the error line, when it does
+ * not lie inside the area (nothing is then read or written).
+ */
+static int label_range(struct ndctl_dimm *dimm, const struct label_opts *o,
+		unsigned int *off, unsigned int *len)
+{
+	const char *devname = ndctl_dimm_get_devname(dimm);
+	unsigned int config_size;
+	int rc;
+
+	rc = ndctl_dimm_get_config_size(dimm, &config_size, NULL);
+	if (rc) {
+		label_fail(dimm, rc);
+		return rc;
+	}
+	if (o->offset >= config_size) {
+		fail("%s: offset %llu beyond the %u byte label area", devname,
+				o->offset, config_size);
+		return -EINVAL;
+	}
+	*off = o->offset;
+	*len = config_size - *off;
+	if (o->size > *len) {
+		fail("%s: %llu bytes at offset %u do not fit the %u byte label area",
+				devname, o->size, *off, config_size);
+		return -EINVAL;
+	}
+	if (o->size)
+		*len = o->size;
+	return 0;
+}
+
+/*
+ * Write @len bytes of @buf at @off of an idle DIMM's label area, then
+ * rebind an enabled DIMM: the kernel reads the labels when it binds.
+ */
+static int write_labels_at(struct ndctl_dimm *dimm, const void *buf,
+		unsigned int off, unsigned int len)
+{
+	const char *devname = ndctl_dimm_get_devname(dimm);
+	int rc;
+
+	if (!ndctl_dimm_has_labels_support(dimm))
+		rc = -EOPNOTSUPP;
+	else if (ndctl_dimm_is_active(dimm))
+		rc = -EBUSY;
+	else
+		rc = ndctl_dimm_write_label_area(dimm, buf, off, len);
+	if (rc) {
+		label_fail(dimm, rc);
+		return rc;
+	}
+	if (!ndctl_dimm_is_enabled(dimm))
+		return 0;
+	rc = ndctl_dimm_disable(dimm);
+	if (!rc)
+		rc = ndctl_dimm_enable(dimm);
 	if (rc)
-		fail("%s: %s", ndctl_dimm_get_devname(dimm), rc == -EBUSY
-				? "DIMM is active, disable the regions that use it first"
-				: rc == -EOPNOTSUPP ? "no label area (label commands not supported)"
-				: strerror(-rc));
+		fail("%s: labels written, but the DIMM did not bind again: %s",
+				devname, strerror(-rc));
 	return rc;
+}
+
+static int do_zero(struct ndctl_dimm *dimm, const struct label_opts *o)
+{
+	unsigned int off, len;
+	unsigned char *zero;
+	int rc;
+
+	if (!o->size && !o->offset) {
+		rc = ndctl_dimm_zero_labels(dimm);
+		if (rc)
+			label_fail(dimm, rc);
+		return rc;
+	}
+	/* -s/-O: that range only (76.1 ignores -O and zeroes from 0) */
+	rc = label_range(dimm, o, &off, &len);
+	if (rc)
+		return rc;
+	zero = calloc(1, len);
+	if (!zero)
+		return -ENOMEM;
+	rc = write_labels_at(dimm, zero, off, len);
+	free(zero);
+	return rc;
+}
+
+/* read up to @len bytes of @fd (a file or stdin); bytes read, or -errno */
+static ssize_t read_input(int fd, unsigned char *buf, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = read(fd, buf + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (!n)
+			break;
+		done += n;
+	}
+	return done;
+}
+
+/*
+ * write-labels: the input's bytes at -O, at most -s of them (or up to the
+ * end of the area); a shorter input leaves the rest of the area as it was,
+ * a longer one is cut at the end of the range, as 76.1 does.
+ */
+static int do_write(struct ndctl_dimm *dimm, const struct label_opts *o, int in)
+{
+	const char *devname = ndctl_dimm_get_devname(dimm);
+	unsigned int off, len;
+	unsigned char *buf;
+	ssize_t n;
+	int rc;
+
+	if (!ndctl_dimm_has_labels_support(dimm)) {
+		label_fail(dimm, -EOPNOTSUPP);
+		return -EOPNOTSUPP;
+	}
+	if (ndctl_dimm_is_active(dimm)) {
+		label_fail(dimm, -EBUSY);
+		return -EBUSY;
+	}
+	rc = label_range(dimm, o, &off, &len);
+	if (rc)
+		return rc;
+	buf = malloc(len);
+	if (!buf)
+		return -ENOMEM;
+	n = read_input(in, buf, len);
+	if (n < 0) {
+		rc = (int)n;
+		fail("cannot read %s: %s", o->input ? o->input : "stdin",
+				strerror(-rc));
+	} else if (n) {
+		rc = write_labels_at(dimm, buf, off, (unsigned int)n);
+	} else if (verbose) {
+		note("%s: no input, nothing written", devname);
+	}
+	free(buf);
+	return rc;
+}
+
+/*
+ * check-labels: a DIMM passes when its label area has a valid namespace
+ * index block (either of the two); -v says why one does not.
+ */
+static int do_check(struct ndctl_dimm *dimm)
+{
+	const char *devname = ndctl_dimm_get_devname(dimm);
+	int rc;
+
+	if (!ndctl_dimm_has_labels_support(dimm)) {
+		if (verbose)
+			note("%s: no label area (label commands not supported)", devname);
+		return -EOPNOTSUPP;
+	}
+	rc = ndctl_dimm_get_label_version(dimm);
+	if (rc > 0) {
+		if (verbose)
+			note("%s: valid v1.%d namespace index", devname, rc % 10);
+		return 0;
+	}
+	if (verbose)
+		note("%s: %s%s", devname, rc ? "cannot read the label area: "
+				: "no valid namespace index block",
+				rc ? strerror(-rc) : "");
+	return rc ? rc : -ENXIO;
 }
 
 static int do_init(struct ndctl_dimm *dimm, struct label_opts *o)
@@ -252,6 +449,20 @@ static int do_init(struct ndctl_dimm *dimm, struct label_opts *o)
 	return rc;
 }
 
+static int count_matches(struct ndctl_ctx *ctx, const char *bus_f,
+		const char *target)
+{
+	struct ndctl_bus *bus;
+	struct ndctl_dimm *dimm;
+	int n = 0;
+
+	ndctl_bus_foreach(ctx, bus)
+		if (match_bus(bus, bus_f))
+			ndctl_dimm_foreach(bus, dimm)
+				n += match_dimm(dimm, target);
+	return n;
+}
+
 static int label_cmd(int argc, char **argv, struct label_opts *o)
 {
 	static const struct option lopts[] = {
@@ -259,6 +470,7 @@ static int label_cmd(int argc, char **argv, struct label_opts *o)
 		{ "size", required_argument, NULL, 's' },
 		{ "offset", required_argument, NULL, 'O' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "input", required_argument, NULL, 'i' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "human", no_argument, NULL, 'u' },
 		{ "index", no_argument, NULL, 'I' },
@@ -268,10 +480,19 @@ static int label_cmd(int argc, char **argv, struct label_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const struct cmd_help *help = o->op == OP_READ ? &read_help
-		: o->op == OP_ZERO ? &zero_help : &init_help;
-	const char *short_opts = o->op == OP_READ ? "b:s:O:o:juIvh"
-		: o->op == OP_ZERO ? "b:vh" : "b:fV:vh";
+	static const struct {
+		const struct cmd_help *help;
+		const char *short_opts, *done;
+	} ops[] = {
+		[OP_READ] = { &read_help, "b:s:O:o:juIvh", "read" },
+		[OP_WRITE] = { &write_help, "b:s:O:i:vh", "wrote" },
+		[OP_ZERO] = { &zero_help, "b:s:O:vh", "zeroed" },
+		[OP_INIT] = { &init_help, "b:fV:vh", "initialized" },
+		[OP_CHECK] = { &check_help, "b:vh", NULL },
+	};
+	const struct cmd_help *help = ops[o->op].help;
+	const char *short_opts = ops[o->op].short_opts;
+	int in = -1;
 	struct json_object *jarr = NULL;
 	struct ndctl_ctx *ctx;
 	struct ndctl_bus *bus;
@@ -298,6 +519,7 @@ static int label_cmd(int argc, char **argv, struct label_opts *o)
 			}
 			break;
 		case 'o': o->output = optarg; break;
+		case 'i': o->input = optarg; break;
 		case 'j': o->json = true; break;
 		case 'u': o->json = o->human = true; break;
 		case 'I': o->index_only = true; break;
@@ -320,6 +542,23 @@ static int label_cmd(int argc, char **argv, struct label_opts *o)
 		fail("--index excludes --size and --offset");
 		return EXIT_USAGE;
 	}
+	/* 76.1: the dump is of the whole area */
+	if (o->json && (o->size || o->offset)) {
+		fail("--size and --offset are incompatible with --json");
+		return EXIT_USAGE;
+	}
+	if (o->op == OP_WRITE && (argc - optind > 1 || !strcmp(argv[optind], "all"))) {
+		fail("write-labels only supports writing a single dimm");
+		return EXIT_USAGE;
+	}
+	if (o->op == OP_WRITE) {
+		in = o->input ? open(o->input, O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
+		if (in < 0) {
+			fail("cannot open %s: %s", o->input, strerror(errno));
+			note("wrote 0 nmem");
+			return 1;
+		}
+	}
 	if (o->op == OP_READ && o->output) {
 		out = fopen(o->output, "we");
 		if (!out) {
@@ -332,8 +571,18 @@ static int label_cmd(int argc, char **argv, struct label_opts *o)
 	if (cli_ctx_new(&ctx)) {
 		if (out != stdout)
 			fclose(out);
+		if (in > STDIN_FILENO)
+			close(in);
 		json_object_put(jarr);
 		return 1;
+	}
+	/* write-labels: one DIMM (an id may name one on each bus) */
+	if (o->op == OP_WRITE && count_matches(ctx, o->bus, argv[optind]) > 1) {
+		fail("'%s' names more than one DIMM: add --bus", argv[optind]);
+		ndctl_unref(ctx);
+		if (in > STDIN_FILENO)
+			close(in);
+		return EXIT_USAGE;
 	}
 	ndctl_bus_foreach(ctx, bus) {
 		struct ndctl_dimm *dimm;
@@ -350,12 +599,23 @@ static int label_cmd(int argc, char **argv, struct label_opts *o)
 			if (!match)
 				continue;
 			found++;
-			if (o->op == OP_READ)
+			switch (o->op) {
+			case OP_READ:
 				rc = do_read(dimm, o, out, jarr);
-			else if (o->op == OP_ZERO)
-				rc = do_zero(dimm);
-			else
+				break;
+			case OP_WRITE:
+				rc = do_write(dimm, o, in);
+				break;
+			case OP_ZERO:
+				rc = do_zero(dimm, o);
+				break;
+			case OP_CHECK:
+				rc = do_check(dimm);
+				break;
+			default:
 				rc = do_init(dimm, o);
+				break;
+			}
 			if (rc)
 				failed++;
 			else
@@ -377,31 +637,49 @@ static int label_cmd(int argc, char **argv, struct label_opts *o)
 		fail("cannot write %s: %s", o->output, strerror(errno));
 		failed++;
 	}
+	if (in > STDIN_FILENO)
+		close(in);
 	/* 76.1: "read 0 nmem" and exit 0 */
 	if (!found)
 		note("no DIMM matches '%s'", argv[optind]);
-	note("%s %d nmem%s", o->op == OP_READ ? "read" : o->op == OP_ZERO
-			? "zeroed" : "initialized", done, done == 1 ? "" : "s");
+	if (o->op == OP_CHECK) {
+		/* 76.1: a failure only when DIMMs were checked and none passed */
+		note("successfully verified %d nmem label%s", done,
+				done > 1 ? "s" : "");
+		return failed && !done ? 1 : 0;
+	}
+	note("%s %d nmem%s", ops[o->op].done, done, done == 1 ? "" : "s");
 	return failed ? 1 : 0;
+}
+
+static int label_op(int argc, char **argv, enum label_op op)
+{
+	struct label_opts o = { .op = op };
+
+	return label_cmd(argc, argv, &o);
 }
 
 int cmd_read_labels(int argc, char **argv)
 {
-	struct label_opts o = { .op = OP_READ };
+	return label_op(argc, argv, OP_READ);
+}
 
-	return label_cmd(argc, argv, &o);
+int cmd_write_labels(int argc, char **argv)
+{
+	return label_op(argc, argv, OP_WRITE);
+}
+
+int cmd_check_labels(int argc, char **argv)
+{
+	return label_op(argc, argv, OP_CHECK);
 }
 
 int cmd_zero_labels(int argc, char **argv)
 {
-	struct label_opts o = { .op = OP_ZERO };
-
-	return label_cmd(argc, argv, &o);
+	return label_op(argc, argv, OP_ZERO);
 }
 
 int cmd_init_labels(int argc, char **argv)
 {
-	struct label_opts o = { .op = OP_INIT };
-
-	return label_cmd(argc, argv, &o);
+	return label_op(argc, argv, OP_INIT);
 }

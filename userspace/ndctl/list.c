@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "util.h"
+#include "filter.h"
 
 static const struct cmd_help list_help = {
 	"ndctl list [<options>]",
@@ -19,7 +20,8 @@ static const struct cmd_help list_help = {
 	"                          filter by region (id or regionN)\n"
 	"    -d, --dimm <dimm-id>  filter by dimm (id or nmemN)\n"
 	"    -n, --namespace <namespace-id>\n"
-	"                          filter by namespace (namespaceX.Y)\n"
+	"                          filter by namespace (namespaceX.Y or X.Y)\n"
+	"                          (each filter takes a list: 'region0 region1', 0,1)\n"
 	"    -m, --mode <mode>     filter by namespace mode (raw, sector, fsdax, devdax)\n"
 	"    -t, --type <type>     filter by region type (pmem, blk)\n"
 	"    -B, --buses           include bus info\n"
@@ -27,6 +29,7 @@ static const struct cmd_help list_help = {
 	"    -R, --regions         include region info\n"
 	"    -N, --namespaces      include namespace info (default)\n"
 	"    -i, --idle            include idle devices\n"
+	"    -c, --configured      include configured namespaces, disabled or not\n"
 	"    -u, --human           use human friendly number formats\n"
 	"    -v, --verbose         increase output detail\n"
 	"    -h, --help            show this help\n",
@@ -34,7 +37,8 @@ static const struct cmd_help list_help = {
 
 struct list_opts {
 	const char *bus, *region, *dimm, *ns, *mode, *type;
-	bool B, D, R, N, idle, human, verbose;
+	bool B, D, R, N, idle, configured, human, verbose;
+	int vlevel;		/* -v given this many times */
 };
 
 static const char *mode_name(enum ndctl_namespace_mode m)
@@ -88,6 +92,27 @@ static bool read_sysfs_ull(const char *dir, const char *attr,
 	errno = 0;
 	*v = strtoull(buf, &end, 0);
 	return !errno && end != buf && !*end;
+}
+
+/*
+ * target_node (list -v, 76.1): the memory node the device's range goes
+ * online as; @name below the bus directory ("region1", or
+ * "region1/namespace1.0"), -1 when absent or negative.
+ */
+static int target_node(struct ndctl_bus *bus, const char *name)
+{
+	char dir[PATH_MAX], buf[32], *end;
+	long v;
+
+	if ((size_t)snprintf(dir, sizeof(dir), "%s/%s", ndctl_bus_get_path(bus),
+			name) >= sizeof(dir) || read_sysfs(dir, "target_node", buf,
+			sizeof(buf)) || !buf[0])
+		return -1;
+	errno = 0;
+	v = strtol(buf, &end, 10);
+	if (errno || *end || v < 0 || v > INT_MAX)
+		return -1;
+	return (int)v;
 }
 
 /*
@@ -192,11 +217,8 @@ struct json_object *namespace_to_json(struct ndctl_namespace *ndns, bool human,
 	switch (mode) {
 	case NDCTL_NS_MODE_SAFE:
 		btt = ndctl_namespace_get_btt(ndns);
-		if (btt) {
+		if (btt)	/* 76.1 prints what the btt says, 0 too */
 			size = ndctl_btt_get_size(btt);
-			if (!size)
-				size = ULLONG_MAX;
-		}
 		break;
 	case NDCTL_NS_MODE_FSDAX:
 		pfn = ndctl_namespace_get_pfn(ndns);
@@ -282,6 +304,17 @@ struct json_object *namespace_to_json(struct ndctl_namespace *ndns, bool human,
 		add(j, "name", json_object_new_string(name));
 	if (verbose_fields && ndctl_namespace_get_numa_node(ndns) >= 0)
 		add(j, "numa_node", json_object_new_int(ndctl_namespace_get_numa_node(ndns)));
+	if (verbose_fields) {
+		struct ndctl_region *region = ndctl_namespace_get_region(ndns);
+		char rel[64];
+		int tn;
+
+		snprintf(rel, sizeof(rel), "%s/%s", ndctl_region_get_devname(region),
+				ndctl_namespace_get_devname(ndns));
+		tn = target_node(ndctl_region_get_bus(region), rel);
+		if (tn >= 0)
+			add(j, "target_node", json_object_new_int(tn));
+	}
 	return j;
 }
 
@@ -344,6 +377,13 @@ static struct json_object *region_to_json(struct ndctl_region *region,
 	add(j, "type", json_object_new_string(ndctl_region_get_type_name(region)));
 	if (o->verbose && ndctl_region_get_numa_node(region) >= 0)
 		add(j, "numa_node", json_object_new_int(ndctl_region_get_numa_node(region)));
+	if (o->verbose) {
+		int tn = target_node(ndctl_region_get_bus(region),
+				ndctl_region_get_devname(region));
+
+		if (tn >= 0)
+			add(j, "target_node", json_object_new_int(tn));
+	}
 	if (ndctl_region_get_nstype(region) == ND_DEVICE_NAMESPACE_PMEM)
 		add(j, "iset_id", json_hex(ndctl_region_get_set_cookie(region), human));
 	if (o->D) {
@@ -355,7 +395,7 @@ static struct json_object *region_to_json(struct ndctl_region *region,
 			struct ndctl_dimm *dimm = ndctl_mapping_get_dimm(m);
 			int pos = ndctl_mapping_get_position(m);
 
-			if (o->dimm && !match_dimm(dimm, o->dimm)) {
+			if (o->dimm && !filter_dimm(dimm, o->dimm)) {
 				json_object_put(e);
 				continue;
 			}
@@ -467,7 +507,7 @@ static bool dimm_in_listed_region(struct ndctl_bus *bus, struct ndctl_dimm *dimm
 	ndctl_region_foreach(bus, region) {
 		struct ndctl_mapping *m;
 
-		if (!match_region(region, o->region))
+		if (!filter_region(region, o->region))
 			continue;
 		if (o->type && strcmp(o->type, ndctl_region_get_type_name(region)))
 			continue;
@@ -501,6 +541,7 @@ int cmd_list(int argc, char **argv)
 		{ "regions", no_argument, NULL, 'R' },
 		{ "namespaces", no_argument, NULL, 'N' },
 		{ "idle", no_argument, NULL, 'i' },
+		{ "configured", no_argument, NULL, 'c' },
 		{ "human", no_argument, NULL, 'u' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -516,7 +557,7 @@ int cmd_list(int argc, char **argv)
 
 	memset(&o, 0, sizeof(o));
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "b:r:d:n:m:t:BDRNiuvh", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "b:r:d:n:m:t:BDRNicuvh", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'b': o.bus = optarg; break;
 		case 'r': o.region = optarg; break;
@@ -529,8 +570,9 @@ int cmd_list(int argc, char **argv)
 		case 'R': o.R = true; break;
 		case 'N': o.N = true; break;
 		case 'i': o.idle = true; break;
+		case 'c': o.configured = true; break;
 		case 'u': o.human = true; break;
-		case 'v': o.verbose = true; verbose = 1; break;
+		case 'v': o.verbose = true; o.vlevel++; verbose = 1; break;
 		case 'h': return print_help(&list_help, stdout);
 		default: return print_help(&list_help, stderr);
 		}
@@ -543,6 +585,17 @@ int cmd_list(int argc, char **argv)
 		fail("unknown region type '%s' (pmem or blk)", o.type);
 		return -EINVAL;
 	}
+	/*
+	 * 76.1: each -v lists more: namespaces; then buses, DIMMs and
+	 * regions; then idle devices (and firmware, health, capabilities,
+	 * which this list does not print)
+	 */
+	if (o.vlevel >= 1)
+		o.N = true;
+	if (o.vlevel >= 2)
+		o.B = o.D = o.R = true;
+	if (o.vlevel >= 3)
+		o.idle = true;
 	if (!o.B && !o.D && !o.R && !o.N)
 		o.N = true;
 	if (o.region && !strcmp(o.region, "all"))
@@ -563,18 +616,19 @@ int cmd_list(int argc, char **argv)
 		struct ndctl_region *region;
 		struct ndctl_dimm *dimm;
 
-		if (!match_bus(bus, o.bus))
+		if (!filter_bus(bus, o.bus))
 			continue;
 		bdimms = o.B ? json_object_new_array() : jdimms;
 		bregions = o.B ? json_object_new_array() : jregions;
 		bnss = o.B ? json_object_new_array() : jnss;
 		if (o.D) {
 			ndctl_dimm_foreach(bus, dimm) {
-				if (!match_dimm(dimm, o.dimm))
+				if (!filter_dimm(dimm, o.dimm))
 					continue;
 				if (!dimm_in_listed_region(bus, dimm, &o))
 					continue;
-				if (!o.idle && !ndctl_dimm_is_enabled(dimm))
+				/* 76.1: -c shows disabled DIMMs and regions too */
+				if (!o.idle && !o.configured && !ndctl_dimm_is_enabled(dimm))
 					continue;
 				json_object_array_add(bdimms, dimm_to_json(dimm, o.human));
 			}
@@ -584,24 +638,27 @@ int cmd_list(int argc, char **argv)
 				struct json_object *jreg = NULL, *rnss, *jns;
 				struct ndctl_namespace *ndns;
 
-				if (!match_region(region, o.region))
+				if (!filter_region(region, o.region))
 					continue;
 				if (o.type && strcmp(o.type, ndctl_region_get_type_name(region)))
 					continue;
-				if (!region_has_dimm(region, o.dimm))
+				if (!filter_region_dimms(region, o.dimm))
 					continue;
-				if (!o.idle && !ndctl_region_is_enabled(region))
+				if (!o.idle && !o.configured &&
+				    !ndctl_region_is_enabled(region))
 					continue;
 				if (o.R)
 					jreg = region_to_json(region, &o);
 				rnss = o.R ? json_object_new_array() : bnss;
 				if (o.N) {
 					ndctl_namespace_foreach(region, ndns) {
-						if (!match_namespace(ndns, o.ns))
+						if (!filter_namespace(ndns, o.ns))
 							continue;
 						if (!mode_matches(ndns, o.mode))
 							continue;
-						if (!o.idle && !ndctl_namespace_is_active(ndns))
+						if (!o.idle && !ndctl_namespace_is_active(ndns) &&
+						    !(o.configured &&
+						      ndctl_namespace_is_configured(ndns)))
 							continue;
 						jns = namespace_to_json(ndns, o.human,
 								o.verbose, false);

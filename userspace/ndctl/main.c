@@ -21,8 +21,10 @@ static const struct {
 	{ "enable-dimm", cmd_enable_dimm, "Enable the given DIMM(s)" },
 	{ "disable-dimm", cmd_disable_dimm, "Disable the given DIMM(s)" },
 	{ "read-labels", cmd_read_labels, "Read the label storage area of DIMM(s)" },
+	{ "write-labels", cmd_write_labels, "Write data to the label storage area of a DIMM" },
 	{ "zero-labels", cmd_zero_labels, "Zero the label storage area of DIMM(s)" },
 	{ "init-labels", cmd_init_labels, "Initialise label index blocks on DIMM(s)" },
+	{ "check-labels", cmd_check_labels, "Check that DIMM(s) have a valid namespace index block" },
 	{ "check-namespace", cmd_check_namespace, "Check (and repair) the BTT of a sector mode namespace" },
 };
 

@@ -64,6 +64,8 @@ int cmd_disable_region(int argc, char **argv);
 int cmd_enable_dimm(int argc, char **argv);
 int cmd_disable_dimm(int argc, char **argv);
 int cmd_read_labels(int argc, char **argv);
+int cmd_write_labels(int argc, char **argv);
+int cmd_check_labels(int argc, char **argv);
 int cmd_zero_labels(int argc, char **argv);
 int cmd_init_labels(int argc, char **argv);
 int cmd_check_namespace(int argc, char **argv);

@@ -348,7 +348,7 @@ int ndctl_btt_set_sector_size(struct ndctl_btt *btt, unsigned int sector_size);
 /* ndns NULL releases the namespace */
 int ndctl_btt_set_namespace(struct ndctl_btt *btt, struct ndctl_namespace *ndns);
 struct ndctl_namespace *ndctl_btt_get_namespace(struct ndctl_btt *btt);
-/* usable size in bytes (only while enabled), 0 when unknown */
+/* usable size in bytes (only while enabled), ULLONG_MAX when unknown */
 unsigned long long ndctl_btt_get_size(struct ndctl_btt *btt);
 const char *ndctl_btt_get_block_device(struct ndctl_btt *btt);
 int ndctl_btt_is_enabled(struct ndctl_btt *btt);
