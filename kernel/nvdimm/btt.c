@@ -680,8 +680,10 @@ static int btt_recover_arena(struct btt *btt, u32 idx)
 			ls->fix_lba = rec.lba;
 			ls->fix_entry = rec.map_entry;
 		}
-		if (rec.zero_free)
+		if (rec.zero_free) {
 			ls->fix |= BTT_FIX_ZERO;
+			ls->bad = true;
+		}
 		if (ls->fix)
 			btt->fixes_pending = true;
 		blocks[l] = rec.free_block;
@@ -842,12 +844,79 @@ static struct btt_arena_state *btt_find_arena(struct btt *btt, u64 lba)
 	return NULL;
 }
 
+/*
+ * The data block @blk of @premap (map entry @raw) could not be read: set
+ * the map entry's error flag (§6.2: E without Z), so that the block is
+ * known bad from now on, across a power cycle too, until a write of
+ * @premap replaces it (and btt_write_block() checks it before reusing
+ * it).  Nothing when the region is read-only or the mapping changed
+ * meanwhile.  The lane lock is held.
+ */
+static void btt_mark_bad(struct btt *btt, struct btt_arena_state *a,
+			 u32 premap, u32 raw, u32 blk)
+{
+	spinlock_t *ml = btt_map_lock(btt, premap);
+	u32 now;
+	int rc;
+
+	/* nvdimm_btt_set_ro() waits for the lanes: ro cannot change here */
+	if (READ_ONCE(btt->ro))
+		return;
+	spin_lock(ml);
+	rc = btt_map_get(btt, a, premap, &now);
+	if (!rc && now == raw)
+		rc = btt_map_set(btt, a, premap, blk | BTT_MAP_ERROR);
+	spin_unlock(ml);
+	if (rc) {
+		dev_warn_ratelimited(btt->dev, "block %u: media error, and its map entry could not be marked: %d\n",
+				     premap, rc);
+		return;
+	}
+	btt_fence(btt);
+	if (now == raw)
+		dev_warn_ratelimited(btt->dev, "block %u: media error in data block %u: marked bad until written\n",
+				     premap, blk);
+}
+
+/*
+ * The lane's free block had a media error: write it (zeros) and read it
+ * back before data goes there, so that a write is never acknowledged
+ * into a block that cannot be read.  -EIO while it still cannot be read:
+ * the lane refuses writes until the media error is cleared.  The lane
+ * lock is held.
+ */
+static int btt_clear_bad(struct btt *btt, struct btt_arena_state *a,
+			 u32 lane)
+{
+	struct btt_lane_state *ls = &a->lanes[lane];
+	u64 off = btt_block_off(a, ls->block);
+	u8 probe[256];
+	u32 done;
+	int rc;
+
+	btt_rtt_wait(btt, a, ls->block);
+	rc = btt_write(btt, off, btt->zero_block, btt->lbasize);
+	if (!rc)
+		btt_fence(btt);
+	for (done = 0; !rc && done < btt->lbasize; done += sizeof(probe))
+		rc = btt_read(btt, off + done, probe,
+			      min_t(u32, sizeof(probe), btt->lbasize - done));
+	if (rc) {
+		dev_err_ratelimited(btt->dev, "%s: free block %u of lane %u still has a media error (%d): writes on the lane fail until it is cleared\n",
+				    dev_name(btt->ndns), ls->block, lane, rc);
+		return -EIO;
+	}
+	ls->bad = false;
+	return 0;
+}
+
 /* §6.10; the lane lock is held */
 static int btt_read_block(struct btt *btt, struct btt_arena_state *a,
 			  u32 lane, u32 premap, void *buf)
 {
 	spinlock_t *ml = btt_map_lock(btt, premap);
 	u32 raw, again, blk = 0;
+	bool data_err = false;
 	int rc;
 
 	for (;;) {
@@ -885,11 +954,15 @@ static int btt_read_block(struct btt *btt, struct btt_arena_state *a,
 		if (rc || again == raw)
 			break;
 	}
-	if (!rc)
+	if (!rc) {
 		rc = btt_read(btt, btt_block_off(a, blk), buf,
 			      btt->sector_size);
+		data_err = rc == -EIO;
+	}
 	/* the copy is done before a writer may reuse the block */
 	smp_store_release(&a->rtt[lane], BTT_RTT_INVALID);
+	if (data_err)
+		btt_mark_bad(btt, a, premap, raw, blk);
 	return rc < 0 ? rc : 0;
 }
 
@@ -942,6 +1015,11 @@ static int btt_write_block(struct btt *btt, struct btt_arena_state *a,
 	}
 	if (READ_ONCE(a->error) || new >= a->geo.internal_nlba)
 		return -EIO;
+	if (ls->bad) {
+		rc = btt_clear_bad(btt, a, lane);
+		if (rc)
+			return rc;
+	}
 	btt_rtt_wait(btt, a, new);
 	/* not referenced by anything yet: a torn write here is invisible */
 	rc = btt_write(btt, btt_block_off(a, new), src, btt->lbasize);
@@ -1002,14 +1080,11 @@ static int btt_write_block(struct btt *btt, struct btt_arena_state *a,
 	}
 	/* the map no longer names @old before this lane writes it again */
 	btt_fence(btt);
-	/* the block a media error was recorded for is ours now: clear it */
-	if (state == BTT_MAP_ERR) {
-		if (btt_write(btt, btt_block_off(a, old), btt->zero_block,
-			      btt->lbasize))
-			dev_warn_ratelimited(btt->dev, "could not clear bad block %u\n",
-					     old);
-		btt_fence(btt);
-	}
+	/*
+	 * The block a media error was recorded for is the lane's free block
+	 * now: not handed out again before it reads back (btt_clear_bad()).
+	 */
+	ls->bad = state == BTT_MAP_ERR;
 	return 0;
 }
 

@@ -41,6 +41,8 @@ struct nd_region;
  *	region was read-only at attach)
  * @fix_lba: premap ABA for BTT_FIX_MAP
  * @fix_entry: raw map entry for BTT_FIX_MAP
+ * @bad: @block had a media error (its map entry carried the error flag):
+ *	it is rewritten and read back before the lane writes data into it
  */
 struct btt_lane_state {
 	u32 block;
@@ -49,6 +51,7 @@ struct btt_lane_state {
 	u32 fix;
 	u32 fix_lba;
 	u32 fix_entry;
+	bool bad;
 };
 
 /**

@@ -171,13 +171,37 @@ expect_eq "/dev/$dev: LBA 10 (poisoned data block)" "$(preads 10)" "Input/output
 dsince | grep -q "${bt##*/}: read of sector 10 failed: -5" &&
 	ok "the BTT logs the failed sector" || nok "no BTT log line for sector 10"
 expect_eq "/dev/$dev: LBAs 9 and 11 read as written" "$(intact 7100 1M 0 9 11)" "none bad"
+# the failed read set LBA 10's map entry to the error state (E without
+# Z), same block: it stays bad, across a power cycle too, until written
+raw2=$(u 4 $((A + mapoff + 40)))
+expect_eq "LBA 10's map entry after the media error: flags, block" \
+	"$((raw2 >> 30)) $((raw2 & 0x3fffffff))" "1 $blk"
+dsince | grep -q "${bt##*/}: block 10: media error in data block $blk: marked bad until written" &&
+	ok "the BTT logs the block it marked bad" || nok "no log line for the block marked bad"
 # a write goes to a free block: LBA 10 is readable again, its old
-# (poisoned) block is now a free one; its bytes were written again
+# (poisoned) block is now the lane's free one; its bytes were written
+# again.  The shell pinned to CPU 0 (busybox taskset): the next write
+# uses the same lane.
+taskset -p 1 $$ > /dev/null 2>&1
 want 7100 1M 10
 expect_eq "/dev/$dev: LBA 10 written, read back (poison still marked)" \
 	"$(pwrites 10 /tmp/po.want) $(preads 10) $(pv)" "ok ok $(printf '%#x' $(((blkoff + 100) / 64 * 64))) 0x40 "
 check "LBA 10 holds its data" cmp /tmp/po.got /tmp/po.want
+# the lane's free block is the poisoned one: a write on the lane is
+# refused rather than acknowledged into a block that reads back EIO
+dmark
+expect_eq "/dev/$dev: LBA 11 written on that lane while its free block is poisoned" \
+	"$(pwrites 11 /tmp/po.new)" "Input/output error"
+dsince | grep -q "free block $blk of lane 0 still has a media error (-5): writes on the lane fail until it is cleared" &&
+	ok "the refused write names the poisoned free block" || nok "no log line for the poisoned free block"
+expect_eq "/dev/$dev: LBA 11 as written before" "$(intact 7100 1M 0 11)" "none bad"
 echo clear > $P
+expect_eq "/dev/$dev: LBA 11 written once the poison is cleared, read back" \
+	"$(pwrites 11 /tmp/po.new) $(preads 11)" "ok ok"
+check "LBA 11 holds the new data" cmp /tmp/po.got /tmp/po.new
+want 7100 1M 11
+expect_eq "/dev/$dev: LBA 11 back to the pattern" "$(pwrites 11 /tmp/po.want)" ok
+taskset -p ffffffff $$ > /dev/null 2>&1
 # the map line of LBAs 16..31: reads and writes of LBA 20 fail, LBA 40
 # works, LBA 20 keeps its data
 echo "$((A + mapoff + 80)) 4" > $P
@@ -186,7 +210,7 @@ expect_eq "/dev/$dev: LBA 20 (poisoned map entry) read, write; LBA 40 read" \
 	"$(preads 20) $(pwrites 20 /tmp/po.new) $(preads 40)" "Input/output error Input/output error ok"
 expect_eq "the failed write is logged" "$(dsince | grep -c "${bt##*/}: write of sector 20 failed: -5")" 1
 echo clear > $P
-expect_eq "$D/poison_reads: data block, map read, map write" "$(nreads)" $((n0 + 3))
+expect_eq "$D/poison_reads: data block, free block read back, map read, map write" "$(nreads)" $((n0 + 4))
 expect_eq "/dev/$dev: LBA 20 as written before" "$(intact 7100 1M 0 20)" "none bad"
 # the flog, read when the BTT attaches
 echo ${bt##*/} > $bt/driver/unbind
