@@ -453,7 +453,12 @@ int nd_blk_resize(struct nd_namespace_blk *nsblk, u64 size)
 		}
 		next = nd_dpa_shrink(ext, next, cur - size);
 	}
-	rc = nd_blk_labels_write(nsblk, ext, next, !cur, NULL);
+	rc = nd_blk_labels_write(nsblk, ext, next, NULL);
+	if (rc == -ENOSPC) {
+		/* the DIMM's line said how many slots; not a failure of ours */
+		dev_dbg(dev, "size %#llx: no label slot for it\n", size);
+		goto out_ext;
+	}
 	if (rc) {
 		dev_warn(dev, "label update failed (%d): previous labels kept\n",
 			 rc);

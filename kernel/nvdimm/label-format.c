@@ -481,10 +481,11 @@ u32 nd_lsa_first_free(const struct nd_lsa_index *ix)
  * @lsa: the area after nd_lsa_validate() and nd_lsa_next_prepare()
  * @fresh: layout the kernel would initialise a blank area with
  *
- * Free slots of the next index minus the one the kernel keeps in reserve
- * (so that an existing namespace can always be updated).  Without a valid
- * index: the slots of the layout @fresh would create, minus one.  Never
- * below zero.
+ * Free slots of the next index minus the one the kernel keeps in reserve:
+ * the number of labels that namespaces, new or existing, can still add,
+ * since no update may take the last free slot (nd_lsa_update_fits()).
+ * Without a valid index: the slots of the layout @fresh would create,
+ * minus one.  Never below zero.
  */
 u32 nd_lsa_available_slots(const struct nd_lsa *lsa,
 			   enum nd_lsa_version fresh)
@@ -503,6 +504,54 @@ u32 nd_lsa_available_slots(const struct nd_lsa *lsa,
 		n = 0;
 	}
 	return n ? n - 1 : 0;
+}
+
+/**
+ * nd_lsa_update_fits - whether a label update has the slots it needs
+ * @nfree: free slots of the next index before the update
+ * @nnew: labels the update writes; they go to free slots while the labels
+ *	they supersede are still live (the index write is the commit)
+ * @nfreed: live labels the commit frees
+ *
+ * An update that writes labels must find them room and must leave one
+ * slot free after its commit: that reserve slot is what lets any
+ * namespace replace a label of its own (a resize of its last extent, an
+ * interleave set's next pass) when every other slot is taken.  So each
+ * label an update adds costs one of nd_lsa_available_slots(), and a
+ * replacement costs none.  An update that writes nothing (a deletion)
+ * always fits.
+ */
+bool nd_lsa_update_fits(u32 nfree, u32 nnew, u32 nfreed)
+{
+	if (!nnew)
+		return true;
+	if (nnew > nfree)
+		return false;
+	/* nfree - nnew + nfreed >= 1, without a sum that could wrap */
+	return nfree - nnew >= 1 || nfreed >= 1;
+}
+
+/**
+ * nd_lsa_label_same - whether two labels say the same thing
+ * @a: a label
+ * @b: another
+ * @lsize: label slot size (128 or 256)
+ *
+ * Equal in every byte a label of @lsize has, except the slot number and
+ * (256-byte labels) the checksum, which depend on where it is stored: a
+ * live label that is the same as a new one need not be written again.
+ */
+bool nd_lsa_label_same(const struct nd_lsa_label *a,
+		       const struct nd_lsa_label *b, u32 lsize)
+{
+	const size_t slot = offsetof(struct nd_lsa_label, slot);
+	const size_t after = slot + sizeof(a->slot);
+	size_t end = lsize >= ND_LSA_LABEL_V12 ?
+		offsetof(struct nd_lsa_label, checksum) : ND_LSA_LABEL_V11;
+
+	return !memcmp(a, b, slot) &&
+	       !memcmp((const u8 *)a + after, (const u8 *)b + after,
+		       end - after);
 }
 
 /**

@@ -170,10 +170,13 @@ u32 nd_lsa_nfree(const struct nd_lsa_index *ix);
 u32 nd_lsa_first_free(const struct nd_lsa_index *ix);
 u32 nd_lsa_available_slots(const struct nd_lsa *lsa,
 			   enum nd_lsa_version fresh);
+bool nd_lsa_update_fits(u32 nfree, u32 nnew, u32 nfreed);
 
 struct nd_lsa_label *nd_lsa_label(const struct nd_lsa *lsa, u32 slot);
 u64 nd_lsa_label_checksum(const struct nd_lsa_label *label);
 void nd_lsa_label_seal(struct nd_lsa_label *label, u32 lsize);
+bool nd_lsa_label_same(const struct nd_lsa_label *a,
+		       const struct nd_lsa_label *b, u32 lsize);
 bool nd_lsa_label_live(const struct nd_lsa *lsa, u32 slot);
 
 int nd_lsa_init_layout(struct nd_lsa *lsa, u32 isize, u32 lsize, u32 nslot);

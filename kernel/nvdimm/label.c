@@ -9,6 +9,8 @@
 #include <linux/device.h>
 #include <linux/slab.h>
 #include <linux/mm.h>
+#include <linux/bitmap.h>
+#include <linux/sort.h>
 #include <linux/sizes.h>
 #include <linux/string.h>
 #include <linux/uuid.h>
@@ -347,6 +349,54 @@ static bool nvdimm_label_is_of(const struct nd_lsa_label *l, const u8 *uuid,
 	       !!(le32_to_cpu(l->flags) & ND_LSA_FLAG_LOCAL) == local;
 }
 
+/* A live label of the namespace being updated: freed at commit unless kept. */
+struct nvdimm_old_label {
+	u64 dpa;
+	u32 slot;
+	bool keep;
+};
+
+static int nvdimm_old_label_cmp(const void *a, const void *b)
+{
+	const struct nvdimm_old_label *x = a, *y = b;
+
+	if (x->dpa != y->dpa)
+		return x->dpa < y->dpa ? -1 : 1;
+	return x->slot < y->slot ? -1 : x->slot > y->slot;
+}
+
+/*
+ * Mark the old label that says exactly what @spec would (any slot) to be
+ * kept; @old is sorted by DPA.  Returns whether there was one.
+ */
+static bool nvdimm_label_carry(struct nd_lsa *lsa, bool v11,
+			       const struct nd_label_spec *spec,
+			       struct nvdimm_old_label *old, u32 nold,
+			       struct nd_lsa_label *tmp)
+{
+	u32 lo = 0, hi = nold, i;
+
+	while (lo < hi) {	/* the first old label at or above spec->dpa */
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (old[mid].dpa < spec->dpa)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i < nold && old[i].dpa == spec->dpa; i++) {
+		if (old[i].keep)
+			continue;
+		nvdimm_label_fill(tmp, lsa->lsize, v11, spec, old[i].slot);
+		if (nd_lsa_label_same(tmp, nd_lsa_label(lsa, old[i].slot),
+				      lsa->lsize)) {
+			old[i].keep = true;
+			return true;
+		}
+	}
+	return false;
+}
+
 /**
  * nvdimm_labels_replace - replace a namespace's labels on one DIMM
  * @m: a mapping of the DIMM (the bus' reconfig_lock is held)
@@ -354,54 +404,54 @@ static bool nvdimm_label_is_of(const struct nd_lsa_label *l, const u8 *uuid,
  * @local: BLK labels (LOCAL flag set) rather than PMEM ones
  * @spec: the new labels; may be NULL when @n is 0 (delete)
  * @n: number of new labels
- * @flags: ND_LABELS_KEEP_RESERVE: the namespace had no labels yet: leave
- *	the last free slot alone, for updates of existing namespaces;
- *	ND_LABELS_COMMIT_EMPTY: commit (write the index) even when nothing
- *	changes, as 6.1 does for every attribute write on a PMEM namespace
- *	that has a uuid but no DPA
+ * @flags: ND_LABELS_COMMIT_EMPTY: commit (write the index) even when
+ *	nothing changes, as 6.1 does for every attribute write on a PMEM
+ *	namespace that has a uuid but no DPA
  *
- * One transaction (docs/namespaces.md, "Label updates"): the new labels
- * go to the lowest free slots of the next index block, the slots of the
- * namespace's current live labels are freed in it, and writing that
- * block is the commit point.  A blank area is given both index blocks
- * first; a damaged one (no valid index, but not blank) is refused,
- * nothing is written.  Deleting (@n 0) from an area without a valid
- * index is a no-op.  Returns 0, -ENXIO (DIMM not
- * enabled, no label area, damaged index), -ENOSPC (slots), or the label
- * write's error; on error the current index on media and in memory is
- * the one before the call.
+ * One transaction (docs/namespaces.md, "Label updates"): a live label of
+ * the namespace that already says what one of @spec says stays where it
+ * is; the other new labels go to the lowest free slots of the next index
+ * block, the slots of the namespace's other live labels are freed in it,
+ * and writing that block is the commit point.  The update must leave one
+ * slot free (nd_lsa_update_fits()).  A blank area is given both index
+ * blocks first; a damaged one (no valid index, but not blank) is
+ * refused, nothing is written.  Deleting (@n 0) from an area without a
+ * valid index is a no-op, and so is an update that changes no label.
+ * Returns 0, -ENXIO (DIMM not enabled, no label area, damaged index),
+ * -ENOSPC (slots), -ENOMEM, or the label write's error; on error the
+ * current index on media and in memory is the one before the call.
  */
 int nvdimm_labels_replace(struct nd_mapping *m, const u8 *uuid, bool local,
 			  const struct nd_label_spec *spec, u32 n,
 			  unsigned int flags)
 {
-	bool keep_reserve = flags & ND_LABELS_KEEP_RESERVE;
 	struct nvdimm *nvdimm = m->nvdimm;
 	struct device *ddev = &nvdimm->dev;
+	struct nvdimm_old_label *old = NULL;
+	struct nd_lsa_label *tmp = NULL;
 	struct nvdimm_drvdata *ndd;
 	struct nd_lsa_index *cur, *next;
+	u32 nslot, slot, i, nfree, nold = 0, nnew = 0, victims;
+	unsigned long *carried = NULL;
 	struct nd_lsa *lsa;
-	u32 nslot, slot, i, nfree, victims = 0;
 	bool v11;
 	int rc = 0;
 
 	switch (nvdimm_labels_state(m, &ndd)) {
 	case ND_LABELS_NONE:
 		dev_dbg(ddev, "label update: DIMM not enabled or without a label area\n");
-		rc = -ENXIO;
-		goto out;
+		return -ENXIO;
 	case ND_LABELS_DAMAGED:
 		if (!n)
-			goto out;	/* nothing to delete */
+			return 0;	/* nothing to delete */
 		dev_err(ddev, "label update refused: the label index is damaged (both blocks invalid); reinitialise it (ndctl init-labels) first\n");
-		rc = -ENXIO;
-		goto out;
+		return -ENXIO;
 	case ND_LABELS_BLANK:
 		if (!n)
-			goto out;	/* nothing to delete */
+			return 0;	/* nothing to delete */
 		rc = nvdimm_index_init(nvdimm, ndd);
 		if (rc)
-			goto out;
+			return rc;
 		break;
 	case ND_LABELS_VALID:
 		break;
@@ -416,13 +466,47 @@ int nvdimm_labels_replace(struct nd_mapping *m, const u8 *uuid, bool local,
 		if (!nd_lsa_slot_is_free(cur, slot) &&
 		    nd_lsa_label_live(lsa, slot) &&
 		    nvdimm_label_is_of(nd_lsa_label(lsa, slot), uuid, local))
-			victims++;
-	if (!n && !victims && !(flags & ND_LABELS_COMMIT_EMPTY))
+			nold++;
+	if (nold) {
+		old = kvcalloc(nold, sizeof(*old), GFP_KERNEL);
+		if (!old)
+			return -ENOMEM;
+		i = 0;
+		for (slot = 0; slot < nslot && i < nold; slot++) {
+			struct nd_lsa_label *l = nd_lsa_label(lsa, slot);
+
+			if (!nd_lsa_slot_is_free(cur, slot) &&
+			    nd_lsa_label_live(lsa, slot) &&
+			    nvdimm_label_is_of(l, uuid, local))
+				old[i++] = (struct nvdimm_old_label){
+					.dpa = le64_to_cpu(l->dpa),
+					.slot = slot,
+				};
+		}
+		sort(old, nold, sizeof(*old), nvdimm_old_label_cmp, NULL);
+	}
+	if (n) {
+		carried = bitmap_zalloc(n, GFP_KERNEL);
+		tmp = kmalloc(sizeof(*tmp), GFP_KERNEL);
+		if (!carried || !tmp) {
+			rc = -ENOMEM;
+			goto out;
+		}
+	}
+	/* what is already on the media stays where it is */
+	for (i = 0; i < n; i++) {
+		if (nvdimm_label_carry(lsa, v11, &spec[i], old, nold, tmp))
+			__set_bit(i, carried);
+		else
+			nnew++;
+	}
+	victims = nold - (n - nnew);
+	if (!nnew && !victims && !(flags & ND_LABELS_COMMIT_EMPTY))
 		goto out;
 	nfree = nd_lsa_nfree(next);
-	if (n + (keep_reserve ? 1 : 0) > nfree) {
-		dev_dbg(ddev, "label update: %u labels needed, %u slots free%s\n",
-			n, nfree, keep_reserve ? " (one kept in reserve)" : "");
+	if (!nd_lsa_update_fits(nfree, nnew, victims)) {
+		dev_info(ddev, "label area full: %u new label(s), %u replaced, %u slot(s) free and one of them stays in reserve\n",
+			 nnew, victims, nfree);
 		rc = -ENOSPC;
 		goto out;
 	}
@@ -431,6 +515,8 @@ int nvdimm_labels_replace(struct nd_mapping *m, const u8 *uuid, bool local,
 	for (i = 0; i < n; i++) {
 		struct nd_lsa_label *l;
 
+		if (test_bit(i, carried))
+			continue;
 		slot = nd_lsa_first_free(next);
 		l = nd_lsa_label(lsa, slot);
 		nvdimm_label_fill(l, lsa->lsize, v11, &spec[i], slot);
@@ -445,15 +531,16 @@ int nvdimm_labels_replace(struct nd_mapping *m, const u8 *uuid, bool local,
 		nd_lsa_slot_set_free(next, slot, false);
 	}
 	/* the superseded labels: still live in cur, free in next */
-	for (slot = 0; slot < nslot; slot++)
-		if (!nd_lsa_slot_is_free(cur, slot) &&
-		    nd_lsa_label_live(lsa, slot) &&
-		    nvdimm_label_is_of(nd_lsa_label(lsa, slot), uuid, local))
-			nd_lsa_slot_set_free(next, slot, true);
+	for (i = 0; i < nold; i++)
+		if (!old[i].keep)
+			nd_lsa_slot_set_free(next, old[i].slot, true);
 	rc = nvdimm_index_commit(nvdimm, ndd);
 	if (!rc)
-		dev_dbg(ddev, "labels of %pUb: %u written, %u freed, index%d current\n",
-			uuid, n, victims, lsa->cur);
+		dev_dbg(ddev, "labels of %pUb: %u written, %u kept, %u freed, index%d current\n",
+			uuid, nnew, n - nnew, victims, lsa->cur);
 out:
+	kfree(tmp);
+	bitmap_free(carried);
+	kvfree(old);
 	return rc;
 }

@@ -155,7 +155,7 @@ static void nd_pmem_spec(struct nd_namespace_pmem *nspm, int i, u64 offset,
  * those), NULL otherwise.
  */
 static int nd_pmem_labels_write(struct nd_namespace_pmem *nspm, u64 offset,
-				u64 size, bool fresh, const uuid_t *prev)
+				u64 size, const uuid_t *prev)
 {
 	struct nd_region *nd_region = to_nd_region(nspm->lbl.nsio.dev.parent);
 	struct nd_label_spec spec;
@@ -179,8 +179,7 @@ static int nd_pmem_labels_write(struct nd_namespace_pmem *nspm, u64 offset,
 				     &spec);
 			rc = nvdimm_labels_replace(&nd_region->mapping[i],
 						   pass ? raw : key, false,
-						   &spec, 1, fresh && !pass ?
-						   ND_LABELS_KEEP_RESERVE : 0);
+						   &spec, 1, 0);
 		}
 	return rc;
 }
@@ -237,7 +236,7 @@ int nd_pmem_labels_update(struct nd_namespace_pmem *nspm, u64 offset,
 	if (old && old->has_uuid && nspm->dpa_size &&
 	    !uuid_equal(&old->uuid, &nspm->lbl.uuid))
 		prev = &old->uuid;
-	rc = nd_pmem_labels_write(nspm, offset, size, !nspm->dpa_size, prev);
+	rc = nd_pmem_labels_write(nspm, offset, size, prev);
 	if (!rc)
 		return 0;
 	if (!size && !nspm->dpa_size)
@@ -247,7 +246,7 @@ int nd_pmem_labels_update(struct nd_namespace_pmem *nspm, u64 offset,
 		nd_lbl_attrs_restore(dev, old);
 	/* DIMMs the rename reached carry the new uuid: replace those */
 	rc2 = nd_pmem_labels_write(nspm, nspm->dpa_offset, nspm->dpa_size,
-				   false, prev ? &now.uuid : NULL);
+				   prev ? &now.uuid : NULL);
 	nd_lbl_attrs_restore(dev, &now);
 	if (rc2)
 		dev_err(dev, "label update failed (%d) and so did restoring the previous labels (%d): the set may be inconsistent until rewritten\n",
@@ -258,8 +257,16 @@ int nd_pmem_labels_update(struct nd_namespace_pmem *nspm, u64 offset,
 	return rc;
 }
 
+/*
+ * Write a BLK namespace's labels, one per extent of @ext (@n 0: delete
+ * them), in one transaction on its DIMM.  Labels of extents that did not
+ * change stay where they are: growing by a new extent costs one slot,
+ * resizing the last extent in place none (nvdimm_labels_replace()).
+ * @prev: the uuid the labels carry now when the namespace is being
+ * renamed, NULL otherwise.
+ */
 int nd_blk_labels_write(struct nd_namespace_blk *nsblk,
-			const struct nd_dpa_range *ext, u32 n, bool fresh,
+			const struct nd_dpa_range *ext, u32 n,
 			const uuid_t *prev)
 {
 	struct nd_region *nd_region = to_nd_region(nsblk->lbl.nsio.dev.parent);
@@ -286,7 +293,7 @@ int nd_blk_labels_write(struct nd_namespace_blk *nsblk,
 			.abstraction = &nsblk->lbl.claim_guid,
 		};
 	rc = nvdimm_labels_replace(&nd_region->mapping[0], key, true,
-				   spec, n, fresh ? ND_LABELS_KEEP_RESERVE : 0);
+				   spec, n, 0);
 	kfree(spec);
 	return rc;
 }
@@ -315,7 +322,7 @@ int nd_namespace_labels_rewrite(struct device *dev,
 			return 0;
 		/* one transaction on one DIMM: the old labels stay on failure */
 		return nd_blk_labels_write(nsblk, nsblk->extents,
-					   nsblk->nr_extents, false,
+					   nsblk->nr_extents,
 					   old && old->has_uuid &&
 					   !uuid_equal(&old->uuid,
 						       &nsblk->lbl.uuid) ?

@@ -347,7 +347,6 @@ int nvdimm_labels_walk(struct nd_mapping *m,
 		       int (*fn)(const struct nd_lsa_label *label, u32 slot,
 				 const struct nd_labels_info *info, void *arg),
 		       void *arg);
-#define ND_LABELS_KEEP_RESERVE	BIT(0)
 #define ND_LABELS_COMMIT_EMPTY	BIT(1)
 int nvdimm_labels_replace(struct nd_mapping *m, const u8 *uuid, bool local,
 			  const struct nd_label_spec *spec, u32 n,
@@ -468,7 +467,7 @@ bool nd_uuid_busy(struct nd_region *nd_region, struct device *self,
 int nd_pmem_labels_update(struct nd_namespace_pmem *nspm, u64 offset,
 			  u64 size, const struct nd_lbl_attrs *old);
 int nd_blk_labels_write(struct nd_namespace_blk *nsblk,
-			const struct nd_dpa_range *ext, u32 n, bool fresh,
+			const struct nd_dpa_range *ext, u32 n,
 			const uuid_t *prev);
 enum nd_claim_class nd_claim_class_of_guid(const guid_t *guid);
 void nd_lbl_set_claim_class(struct nd_namespace_lbl *lbl,

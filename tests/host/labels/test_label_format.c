@@ -1199,6 +1199,127 @@ static void t_first_free_full(void)
 }
 
 /*
+ * Label updates and the reserve slot (docs/namespaces.md, "Label
+ * slots"): an update finds room for the labels it writes while the ones
+ * they replace are live, and leaves one slot free after its commit.
+ */
+static void t_update_fits(void)
+{
+	static const struct {
+		u32 nfree, nnew, nfreed;
+		bool fits;
+	} v[] = {
+		{ 0, 0, 0, true },		/* a deletion always fits */
+		{ 0, 0, 7, true },
+		{ 0, 1, 1, false },		/* no slot to write into */
+		{ 1, 1, 0, false },		/* would take the reserve */
+		{ 1, 1, 1, true },		/* a replacement through it */
+		{ 2, 1, 0, true },
+		{ 2, 2, 0, false },
+		{ 2, 2, 1, true },
+		{ 2, 3, 9, false },		/* frees come only at commit */
+		{ 5, 4, 0, true },
+		{ 0xffffffffu, 0xffffffffu, 0, false },
+		{ 0xffffffffu, 0xffffffffu, 1, true },
+		{ 0xffffffffu, 1, 0xffffffffu, true },
+	};
+	struct nd_lsa lsa, check;
+	struct nd_lsa_index *next;
+	u8 *area = area_new(K128);
+	u32 i, avail, added = 0, nslot;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		if (nd_lsa_update_fits(v[i].nfree, v[i].nnew, v[i].nfreed) !=
+		    v[i].fits) {
+			checks_failed++;
+			printf("#   update_fits(%u, %u, %u) != %d\n", v[i].nfree,
+			       v[i].nnew, v[i].nfreed, v[i].fits);
+		}
+
+	/*
+	 * available_slots counts exactly the labels that can still be added
+	 * one update at a time, and at 0 a replacement still fits
+	 */
+	lsa.area = area;
+	lsa.size = K128;
+	CHECK_INT(nd_lsa_init(&lsa, ND_LSA_V11), 0);
+	nd_lsa_next_prepare(&lsa);
+	avail = nd_lsa_available_slots(&lsa, ND_LSA_V11);
+	CHECK_INT(avail, 1015);
+	next = nd_lsa_index(&lsa, lsa.next);
+	nslot = nd_lsa_index_nslot(next);
+	while (nd_lsa_update_fits(nd_lsa_nfree(next), 1, 0) && added <= nslot) {
+		nd_lsa_slot_set_free(next, nd_lsa_first_free(next), false);
+		added++;
+		CHECK_INT(nd_lsa_available_slots(&lsa, ND_LSA_V11),
+			  avail - added);
+	}
+	CHECK_INT(added, avail);
+	CHECK_INT(nd_lsa_available_slots(&lsa, ND_LSA_V11), 0);
+	CHECK_INT(nd_lsa_nfree(next), 1);
+	CHECK(nd_lsa_update_fits(nd_lsa_nfree(next), 1, 1));
+	CHECK(!nd_lsa_update_fits(nd_lsa_nfree(next), 2, 1));
+	CHECK(nd_lsa_update_fits(nd_lsa_nfree(next), 0, 1));
+	/* sealed and read back, the count is the same */
+	nd_lsa_next_seal(&lsa);
+	nd_lsa_switch(&lsa);
+	CHECK_INT(validate(&check, area, K128), lsa.cur);
+	CHECK_INT(bind_slots(area, K128, ND_LSA_V11), 0);
+	free(area);
+}
+
+/* what a label says, apart from where it is stored */
+static void t_label_same(void)
+{
+	struct lb_label l = {
+		.uuid = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 },
+		.name = "blk",
+		.flags = 2,
+		.lbasize = 512,
+		.dpa = 0x3000,
+		.rawsize = 0x1000,
+	};
+	u8 *area = area_new(K128);
+	struct nd_lsa_label *a, *b;
+	u32 lsize, off;
+
+	for (lsize = 128; lsize <= 256; lsize += 128) {
+		a = (struct nd_lsa_label *)(area + 512 + 3 * lsize);
+		b = (struct nd_lsa_label *)(area + 512 + 9 * lsize);
+		l.slot = 3;
+		lb_put_label(area, 256, lsize, 3, &l);
+		l.slot = 9;
+		lb_put_label(area, 256, lsize, 9, &l);
+		/* slot number (and, 256 bytes, checksum) differ: the same */
+		CHECK(nd_lsa_label_same(a, b, lsize));
+		CHECK(nd_lsa_label_same(b, a, lsize));
+		/* any other byte of the label differs: not the same */
+		for (off = 0; off < lsize; off++) {
+			bool want = (off >= 120 && off < 124) ||
+				    (lsize == 256 && off >= 248);
+
+			((u8 *)b)[off] ^= 0x40;
+			if (nd_lsa_label_same(a, b, lsize) != want) {
+				checks_failed++;
+				printf("#   lsize %u: byte %u flipped: same %d\n",
+				       lsize, off, !want);
+			}
+			((u8 *)b)[off] ^= 0x40;
+		}
+		/* a 128-byte label: the bytes after it are not its own */
+		if (lsize == 128) {
+			u8 *p = area + 512 + 10 * 128;
+
+			memcpy(p, b, 128);
+			memset(p + 128, 0xee, 128);
+			CHECK(nd_lsa_label_same(a, (struct nd_lsa_label *)p,
+						128));
+		}
+	}
+	free(area);
+}
+
+/*
  * Sealing the next block after the other one was found damaged: the
  * sealed block is valid again (its verdict says so), with 6.1's header:
  * flags zero even when the current block has some, mysize the block.
@@ -1264,6 +1385,8 @@ static const struct {
 	{ "slot bitmap: setting a bit to its state changes nothing", t_slot_set_idempotent },
 	{ "sealing over a damaged next block: valid, flags zero", t_seal_over_damaged_block },
 	{ "every slot used, padding clear: first free is nslot", t_first_free_full },
+	{ "updates leave the reserve slot; available_slots counts additions", t_update_fits },
+	{ "labels the same apart from slot and checksum", t_label_same },
 };
 
 int main(void)
