@@ -337,24 +337,41 @@ static int btt_no_first_arena(struct btt *btt, struct btt_info *info,
 	return 1;
 }
 
-/* what a valid info block of arena @idx must also agree with */
+/*
+ * What a valid info block of arena @idx must also agree with: 0, an
+ * errno, or 1 when arena 0 is this btt's own BTT with another sector size
+ * (the owner reconfiguring it: a new one is laid out, see docs/btt.md).
+ */
 static int btt_check_arena(struct btt *btt, const struct btt_info *info,
 			   const struct btt_arena *geo, u32 idx)
 {
 	const char *ns = dev_name(btt->ndns);
 	struct nd_btt *nd_btt = btt->nd_btt;
+	bool ours = !memcmp(info->uuid, nd_btt->cd.uuid.b, sizeof(info->uuid));
 
 	if (geo->external_lbasize != btt->lbasize) {
+		if (!idx && ours) {
+			/*
+			 * Only the btt's owner knows its uuid (an autodetected
+			 * btt takes the media's sector size): v4.2 programs
+			 * re-enable one btt uuid with each sector size in turn.
+			 */
+			dev_warn(btt->dev, "%s: the BTT there is this btt's (uuid %pUb) with %u-byte sectors, %u configured: laying out a new BTT, the old one's data is dropped\n",
+				 ns, info->uuid, geo->external_lbasize,
+				 btt->lbasize);
+			return 1;
+		}
 		if (!idx) {
-			dev_err(btt->dev, "%s: the BTT there has %u-byte sectors, %u configured: not attached, media unchanged\n",
-				ns, geo->external_lbasize, btt->lbasize);
+			dev_err(btt->dev, "%s: the BTT there has %u-byte sectors and uuid %pUb, %u and %pUb configured: not attached, media unchanged\n",
+				ns, geo->external_lbasize, info->uuid,
+				btt->lbasize, &nd_btt->cd.uuid);
 			return -EINVAL;
 		}
 		dev_err(btt->dev, "%s: arena %u has %u-byte sectors, arena 0 %u: corrupt metadata\n",
 			ns, idx, geo->external_lbasize, btt->lbasize);
 		return -ENODEV;
 	}
-	if (memcmp(info->uuid, nd_btt->cd.uuid.b, sizeof(info->uuid))) {
+	if (!ours) {
 		if (!idx) {
 			dev_err(btt->dev, "%s: the BTT there has uuid %pUb, %pUb configured: not attached, media unchanged\n",
 				ns, info->uuid, &nd_btt->cd.uuid);
@@ -1313,8 +1330,9 @@ static int btt_attach_disk(struct btt *btt)
  * that is damaged (its valid backup means ndctl check-namespace --repair
  * can restore it), a valid BTT of the other version at its start, or a
  * corrupt later arena or flog; -EINVAL for an unsupported sector size,
- * or when the media's BTT has another sector size or uuid than
- * configured (nothing written); -ENXIO when the namespace is too small
+ * or when the media's BTT has another uuid than configured (nothing
+ * written; the same uuid with another sector size is the owner
+ * reconfiguring its BTT: a new one is laid out, logged); -ENXIO when the namespace is too small
  * for a 16 MiB arena or a new BTT would be needed on a read-only region;
  * -EIO when media I/O fails; -ENOMEM; or the mapping's or the disk's
  * errno.  On failure the media is left as it was, except a fresh layout.

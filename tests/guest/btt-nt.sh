@@ -155,15 +155,18 @@ expect_eq "${ab##*/}: sector_size and uuid from the media, bound" \
 disk=$(btt_disk $ab)
 check "/dev/$disk: data after autodetect" nvt-pattern verify /dev/$disk 1M 3M 5300
 
-# --- a sector size the media does not have ----------------------------------
+# --- another btt's BTT: another uuid, with or without another sector size ---
 btt_release $ab
-bt=$(btt_seed_dir $r)
-expect_eq "${bt##*/}: uuid, sector_size 512, namespace $n" \
-	"$(ns_w $bt/uuid $uuid) $(ns_w $bt/sector_size 512) $(ns_w $bt/namespace $n)" "ok ok ok"
-dmark
-expect_eq "bind ${bt##*/} (512 over a 4096 BTT)" "$(ns_w $bind ${bt##*/})" "Invalid argument"
-dsince | grep -q "${bt##*/}" && ok "the mismatch is logged" || nok "no log line for the mismatch"
-btt_release $bt
+for ss in 512 4096; do
+	bt=$(btt_seed_dir $r)
+	expect_eq "${bt##*/}: another uuid, sector_size $ss, namespace $n" \
+		"$(ns_w $bt/uuid $(cat /proc/sys/kernel/random/uuid)) $(ns_w $bt/sector_size $ss) $(ns_w $bt/namespace $n)" "ok ok ok"
+	dmark
+	expect_eq "bind ${bt##*/} ($ss, another uuid, over $uuid's 4096 BTT)" "$(ns_w $bind ${bt##*/})" "Invalid argument"
+	dsince | grep -q "${bt##*/}: $n: the BTT there has .*configured: not attached, media unchanged" &&
+		ok "the foreign BTT is logged" || nok "no log line for the foreign BTT"
+	btt_release $bt
+done
 
 # --- raw access with force_raw, a corrupt primary info block -----------------
 expect_eq "$n: force_raw 1, enable raw" "$(ns_w $ns/force_raw 1) $(ns_w $bind $n)" "ok ok"
@@ -196,6 +199,39 @@ check "/dev/$disk: data intact after the corrupt/restore round" \
 
 # --- wipe: the namespace is raw again (left so for the tests after) -------
 btt_release $ab
+echo 1 > $ns/force_raw
+echo $n > $bind
+nd_settle
+raw=$(nt_blockdev $ns)
+dd if=/dev/zero of=/dev/$raw bs=4096 count=2 conv=notrunc 2> /dev/null
+sync
+echo $n > $unbind
+echo 0 > $ns/force_raw
+
+# --- one btt uuid re-enabled with each sector size of the v4.2 list --------
+# (a v4.2-era program: enable, write a 4 KiB block, delete the btt, next
+# size): the owner's uuid with another sector size lays out a new BTT
+V=$(cat /proc/sys/kernel/random/uuid)
+got= seed=5400
+dmark
+for ss in 512 520 528 4096 4104 4160 4224 512; do
+	bt=$(btt_seed_dir $r)
+	res="$(ns_w $bt/uuid $V)/$(ns_w $bt/sector_size $ss)/$(ns_w $bt/namespace $n)/$(ns_w $bind ${bt##*/})"
+	nd_settle
+	disk=$(btt_disk $bt)
+	if [ -n "$disk" ] && nvt-pattern write /dev/$disk 0 4096 $seed > /dev/null 2>&1 &&
+	   nvt-pattern verify /dev/$disk 0 4096 $seed > /dev/null 2>&1; then
+		res="$res/io"
+	fi
+	got="$got $ss:$res"
+	btt_release $bt
+	seed=$((seed + 1))
+done
+expect_eq "uuid $V with each v4.2 sector size: configured, bound, a 4 KiB block written and read" "$got" \
+	" 512:ok/ok/ok/ok/io 520:ok/ok/ok/ok/io 528:ok/ok/ok/ok/io 4096:ok/ok/ok/ok/io 4104:ok/ok/ok/ok/io 4160:ok/ok/ok/ok/io 4224:ok/ok/ok/ok/io 512:ok/ok/ok/ok/io"
+expect_eq "each change of sector size logged as a new layout" \
+	"$(dsince | grep -c "$n: the BTT there is this btt's (uuid $V) with [0-9]*-byte sectors, [0-9]* configured: laying out a new BTT")" 7
+# wiped again: raw, as the tests after expect
 echo 1 > $ns/force_raw
 echo $n > $bind
 nd_settle
