@@ -198,15 +198,19 @@ check "/dev/$disk: data intact after the corrupt/restore round" \
 	nvt-pattern verify /dev/$disk 1M 3M 5300
 
 # --- wipe: the namespace is raw again (left so for the tests after) -------
+# wipe_raw: zero the first 8 KiB of $n through its raw disk, leave it unbound
+wipe_raw() {
+	echo 1 > $ns/force_raw
+	echo $n > $bind
+	nd_settle
+	raw=$(nt_blockdev $ns)
+	dd if=/dev/zero of=/dev/$raw bs=4096 count=2 conv=notrunc 2> /dev/null
+	sync
+	echo $n > $unbind
+	echo 0 > $ns/force_raw
+}
 btt_release $ab
-echo 1 > $ns/force_raw
-echo $n > $bind
-nd_settle
-raw=$(nt_blockdev $ns)
-dd if=/dev/zero of=/dev/$raw bs=4096 count=2 conv=notrunc 2> /dev/null
-sync
-echo $n > $unbind
-echo 0 > $ns/force_raw
+wipe_raw
 
 # --- one btt uuid re-enabled with each sector size of the v4.2 list --------
 # (a v4.2-era program: enable, write a 4 KiB block, delete the btt, next
@@ -232,14 +236,7 @@ expect_eq "uuid $V with each v4.2 sector size: configured, bound, a 4 KiB block 
 expect_eq "each change of sector size logged as a new layout" \
 	"$(dsince | grep -c "$n: the BTT there is this btt's (uuid $V) with [0-9]*-byte sectors, [0-9]* configured: laying out a new BTT")" 7
 # wiped again: raw, as the tests after expect
-echo 1 > $ns/force_raw
-echo $n > $bind
-nd_settle
-raw=$(nt_blockdev $ns)
-dd if=/dev/zero of=/dev/$raw bs=4096 count=2 conv=notrunc 2> /dev/null
-sync
-echo $n > $unbind
-echo 0 > $ns/force_raw
+wipe_raw
 expect_eq "enable $n after the wipe" "$(ns_w $bind $n)" ok
 nd_settle
 expect_eq "$n: raw, no holder after the wipe" "$(ns_rd $ns/holder) $(ns_driver $ns) $(cat $ns/mode)" "- nd_pmem raw"
