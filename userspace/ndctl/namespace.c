@@ -1017,7 +1017,7 @@ static int check_reconfig_size(struct ndctl_region *region,
 	if ((o->sector_mode || o->dax_mode) && want < SZ_16M) {
 		fail("%s: size %llu: %s mode needs at least 16 MiB (-m raw for less)",
 				devname, want, mode_str(o));
-		return -ENODEV;	/* 76.1's exit status for it */
+		return -EINVAL;	/* 76.1's status for it with -e */
 	}
 	if (o->dax_mode) {
 		unsigned long long a = (unsigned long long)o->align_bytes
