@@ -600,6 +600,45 @@ for ns in namespace1.0:pfn1.0 namespace1.1:dax1.0; do
 	done
 done
 
+# a devdax namespace whose memory is online as system RAM (kmem, daxctl
+# reconfigure-device --mode=system-ram; issue 26 #10): unbinding it would
+# strand the memory until the next reboot, so every command that unbinds
+# refuses with EBUSY (exit 240, as 76.1) and changes nothing; offline, the
+# same command works
+if tree qsr qemu-dax; then
+	: > "$T/qsr/dev/pmem1"	# the fsdax disk the in-use check opens
+	DX=$(echo "$T"/qsr/sys/devices/*/*/*/ndbus0/region1/dax1.0)
+	MEM=$T/qsr/sys/devices/system/memory
+	start=$(( $(tr -d '\0\n' < "$DX/resource") ))
+	# 2 MiB memory blocks: the first whole one in dax1.0's range online,
+	# and the one before it (partly outside: not kmem's) too
+	blk=$(( (start + 2097151) / 2097152 ))
+	mkdir -p "$MEM/memory$blk" "$MEM/memory$((blk - 1))"
+	printf '200000\n' > "$MEM/block_size_bytes"
+	echo online > "$MEM/memory$((blk - 1))/state"
+	echo online > "$MEM/memory$blk/state"
+	for cmd in "destroy-namespace -f namespace1.1" "create-namespace -e namespace1.1 -f -m raw" \
+			"disable-namespace namespace1.1" "disable-region region1" "check-namespace -f namespace1.1"; do
+		FAKE_BIND=1 run "$T/qsr" --fakeio $cmd
+		got=$(pfn_state "$T/qsr" dax1.0)
+		if [ $rc != 0 ] && [ "$got" = "namespace='namespace1.1' driver=bound" ] \
+				&& [ "$(tr -d '\0\n' < "$(dirname "$DX")/namespace1.1/holder")" = dax1.0 ] \
+				&& sanitizer_clean "$T/err"; then
+			ok "system-ram devdax: $cmd refused (exit $rc), dax1.0 bound: $(grep -m1 error: "$T/err" | head -c 90)"
+		else
+			nok "system-ram devdax: $cmd: exit $rc, $got"; diag < "$T/err"
+		fi
+	done
+	[ "$(FAKE_BIND=1 run "$T/qsr" --fakeio destroy-namespace -f namespace1.1; echo $rc)" = 240 ] \
+		&& ok "system-ram devdax: destroy-namespace exits 240 (EBUSY), as 76.1" \
+		|| nok "system-ram devdax: destroy-namespace exit is not 240"
+	echo offline > "$MEM/memory$blk/state"
+	FAKE_BIND=1 run "$T/qsr" --fakeio disable-namespace namespace1.1
+	[ $rc = 0 ] && [ "$(pfn_state "$T/qsr" dax1.0)" = "namespace='' driver=-" ] \
+		&& ok "system-ram devdax: once its memory is offline, disable-namespace unbinds it" \
+		|| { nok "system-ram devdax offline: disable-namespace exit $rc, $(pfn_state "$T/qsr" dax1.0)"; diag < "$T/err"; }
+fi
+
 # ---------------------------------------------------------------- check-namespace
 # namespace1.0 of qemu-btt is in sector mode (btt1.0); its raw block device
 # dev/pmem1 is a regular file holding a BTT that bttimage.py lays out as

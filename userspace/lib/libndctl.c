@@ -3391,18 +3391,63 @@ static const char *namespace_live_bdev(struct ndctl_namespace *ndns)
 	return NULL;
 }
 
+/*
+ * How many memory blocks in the data range of the enabled devdax device
+ * @dax are online: the kmem driver (daxctl reconfigure-device
+ * --mode=system-ram) made them system RAM.  Unbinding the device then
+ * cannot remove that memory: the kernel keeps it until the next reboot
+ * and the namespace is lost to its user.  0 when none is, or when the
+ * range or the memory block size cannot be read (no memory hotplug: no
+ * system-ram either).
+ */
+static unsigned long long dax_online_memory_blocks(struct ndctl_pfn *dax)
+{
+	struct ndctl_ctx *ctx = dax->region->bus->ctx;
+	unsigned long long start, size, bs, blk, last, online = 0;
+	char dir[PATH_MAX], name[64], buf[ND_ATTR_MAX];
+
+	if (!pfn_is_enabled(dax))
+		return 0;
+	start = pfn_read_ull(dax, "resource");
+	size = pfn_read_ull(dax, "size");
+	if (start == ULLONG_MAX || size == ULLONG_MAX || !size
+			|| start > ULLONG_MAX - size)
+		return 0;
+	if (nd_path(dir, sizeof(dir), ctx->sysfs_root, "devices/system/memory")
+			|| nd_read_attr(ctx, dir, "block_size_bytes", buf))
+		return 0;
+	errno = 0;
+	bs = strtoull(buf, NULL, 16);
+	/* a memory block is a power of two of at least a page */
+	if (errno || bs < (unsigned long long)sysconf(_SC_PAGESIZE)
+			|| (bs & (bs - 1)))
+		return 0;
+	/* kmem adds the whole blocks inside the range, no partial one */
+	blk = start / bs + !!(start % bs);
+	last = (start + size) / bs;
+	for (; blk < last; blk++) {
+		snprintf(name, sizeof(name), "memory%llu/state", blk);
+		if (nd_read_attr(ctx, dir, name, buf) == 0 && !strcmp(buf, "online"))
+			online++;
+	}
+	return online;
+}
+
 /**
  * ndctl_namespace_check_unused() - may the namespace be unbound?
  * @ndns: namespace
  *
  * Opens the namespace's live block device (if any) with O_EXCL: a mounted
  * filesystem, a device-mapper table or another exclusive opener makes the
- * open fail with EBUSY.  Nothing is changed either way.
+ * open fail with EBUSY.  A devdax namespace whose memory is online as
+ * system RAM (kmem) is busy too: unbinding it would strand that memory
+ * until the next reboot.  Nothing is changed either way.
  *
  * Return: 0 if not in use (or no block device), -errno otherwise (logged).
  */
 NDCTL_EXPORT int ndctl_namespace_check_unused(struct ndctl_namespace *ndns)
 {
+	struct ndctl_pfn *dax;
 	struct ndctl_ctx *ctx;
 	char path[PATH_MAX];
 	const char *bdev;
@@ -3411,6 +3456,17 @@ NDCTL_EXPORT int ndctl_namespace_check_unused(struct ndctl_namespace *ndns)
 	if (!ndns)
 		return -EINVAL;
 	ctx = ndns->region->bus->ctx;
+	dax = pfn_claiming(ndns, true);
+	if (dax) {
+		unsigned long long n = dax_online_memory_blocks(dax);
+
+		if (n) {
+			err(ctx, "%s: %s: %llu memory block%s online as system-ram",
+					ndns->devname, dax->devname, n,
+					n == 1 ? "" : "s");
+			return -EBUSY;
+		}
+	}
 	bdev = namespace_live_bdev(ndns);
 	if (!bdev)
 		return 0;

@@ -83,7 +83,7 @@ static int toggle(int argc, char **argv, struct toggle_opts *t)
 	struct ndctl_region *region;
 	struct ndctl_ctx *ctx;
 	struct ndctl_bus *bus;
-	int c, found = 0, done = 0, failed = 0;
+	int c, found = 0, done = 0, failed = 0, first_rc = 0;
 	/* as 76.1: --region for namespaces, --type for regions only */
 	const char *short_opts = t->kind == NAMESPACE ? "b:r:vh"
 		: t->kind == REGION ? "b:t:vh" : "b:vh";
@@ -161,7 +161,8 @@ static int toggle(int argc, char **argv, struct toggle_opts *t)
 						ndctl_region_get_devname(region),
 						t->enable ? "enable" : "disable",
 						strerror(-rc), rc == -EBUSY && !t->enable
-						? " (a namespace's block device is in use)" : "");
+						? " (a namespace's block device is in use, or "
+						  "its memory online as system-ram)" : "");
 				} else
 					done++;
 				continue;
@@ -206,9 +207,11 @@ static int toggle(int argc, char **argv, struct toggle_opts *t)
 				}
 				if (rc == -EBUSY && !t->enable) {
 					failed++;
-					fail("%s: failed exclusive open: %s",
+					if (!first_rc)
+						first_rc = rc;
+					fail("%s: %s: %s",
 						ndctl_namespace_get_devname(ndns),
-						strerror(-rc));
+						busy_reason(ndns), strerror(-rc));
 				} else if (rc < 0) {
 					failed++;
 					fail("%s: %s failed: %s",
@@ -235,6 +238,9 @@ static int toggle(int argc, char **argv, struct toggle_opts *t)
 	}
 	note("%s %d %s%s", t->enable ? "enabled" : "disabled", done,
 			kind_name[t->kind], done == 1 ? "" : "s");
+	/* 76.1: a namespace that is in use, -EBUSY (exit 240) */
+	if (first_rc)
+		return first_rc;
 	return failed ? 1 : 0;
 }
 

@@ -127,8 +127,26 @@ int namespace_raw_close(struct ndctl_namespace *ndns, int fd)
 	return rc;
 }
 
-/* zero the first 8 KiB through the raw block device (BTT/PFN info blocks) */
-static int zero_info_block(struct ndctl_namespace *ndns)
+/*
+ * What -e took away, to put it back when the new configuration fails
+ * after the old namespace was deleted.
+ */
+struct ns_snapshot {
+	uuid_t uuid;
+	char name[64];
+	unsigned long long size, resource;
+	unsigned int lbasize;
+	const char *holder_class;	/* "", "btt", "pfn" or "dax" */
+	bool active;
+	bool saved;			/* info[] holds the wiped bytes */
+	unsigned char info[INFO_WIPE_SIZE];
+};
+
+/*
+ * Zero the first 8 KiB through the raw block device (BTT/PFN info
+ * blocks); with @snap, what was there is kept in it first.
+ */
+static int zero_info_block(struct ndctl_namespace *ndns, struct ns_snapshot *snap)
 {
 	const char *devname = ndctl_namespace_get_devname(ndns);
 	char path[PATH_MAX];
@@ -149,6 +167,10 @@ static int zero_info_block(struct ndctl_namespace *ndns)
 		unsigned char *p = buf;
 		size_t i;
 
+		if (snap) {
+			memcpy(snap->info, buf, INFO_WIPE_SIZE);
+			snap->saved = true;
+		}
 		for (i = 0; i < INFO_WIPE_SIZE && !p[i]; i++)
 			;
 		if (i == INFO_WIPE_SIZE)
@@ -171,6 +193,17 @@ out:
 }
 
 /*
+ * Why ndctl_namespace_check_unused() refused: a devdax namespace has no
+ * block device, so its memory is online as system RAM.
+ */
+const char *busy_reason(struct ndctl_namespace *ndns)
+{
+	if (ndctl_namespace_get_dax(ndns))
+		return "memory online as system-ram (daxctl offline-memory first)";
+	return "failed exclusive open";
+}
+
+/*
  * Unbind a namespace nobody uses: refuse while its block device is held
  * (a mounted filesystem or another exclusive opener: touch nothing),
  * delete a claiming btt (device model only, the media stays), disable.
@@ -186,7 +219,7 @@ int namespace_release(struct ndctl_namespace *ndns)
 
 	rc = ndctl_namespace_check_unused(ndns);
 	if (rc) {
-		fail("%s: failed exclusive open: %s", devname, strerror(-rc));
+		fail("%s: %s: %s", devname, busy_reason(ndns), strerror(-rc));
 		return rc;
 	}
 	if (btt) {
@@ -218,7 +251,8 @@ int namespace_release(struct ndctl_namespace *ndns)
  * BTT or PFN info block left on a disabled namespace must not be
  * autodetected on the reconfigured one).  Returns 0 or -errno (reported).
  */
-static int namespace_quiesce(struct ndctl_namespace *ndns, bool force, bool wipe)
+static int namespace_quiesce(struct ndctl_namespace *ndns, bool force, bool wipe,
+		struct ns_snapshot *snap)
 {
 	const char *devname = ndctl_namespace_get_devname(ndns);
 	bool claimed = ndctl_namespace_get_btt(ndns) || ndctl_namespace_get_pfn(ndns)
@@ -240,7 +274,7 @@ static int namespace_quiesce(struct ndctl_namespace *ndns, bool force, bool wipe
 	if (rc)
 		return rc;
 	if (active || claimed || (wipe && ndctl_namespace_get_size(ndns)))
-		return zero_info_block(ndns);
+		return zero_info_block(ndns, snap);
 	return 0;
 }
 
@@ -846,8 +880,182 @@ out:
 	return rc;
 }
 
+static void snapshot_namespace(struct ndctl_namespace *ndns,
+		struct ns_snapshot *snap)
+{
+	memset(snap, 0, sizeof(*snap));
+	ndctl_namespace_get_uuid(ndns, snap->uuid);
+	snprintf(snap->name, sizeof(snap->name), "%s",
+			ndctl_namespace_get_alt_name(ndns));
+	snap->size = ndctl_namespace_get_size(ndns);
+	snap->resource = ndctl_namespace_get_resource(ndns);
+	snap->lbasize = ndctl_namespace_get_sector_size(ndns);
+	snap->holder_class = ndctl_namespace_get_btt(ndns) ? "btt"
+		: ndctl_namespace_get_pfn(ndns) ? "pfn"
+		: ndctl_namespace_get_dax(ndns) ? "dax" : "";
+	snap->active = ndctl_namespace_is_active(ndns);
+}
+
+/* write the bytes zero_info_block() took back through the raw device */
+static int restore_info_block(struct ndctl_namespace *ndns,
+		const struct ns_snapshot *snap)
+{
+	char path[PATH_MAX];
+	void *buf = NULL;
+	int fd, rc = 0, rc2;
+
+	fd = namespace_raw_open(ndns, O_RDWR | O_EXCL | O_DIRECT | O_CLOEXEC,
+			path, sizeof(path));
+	if (fd < 0)
+		return fd;
+	if (posix_memalign(&buf, 4096, INFO_WIPE_SIZE)) {
+		rc = -ENOMEM;
+	} else {
+		memcpy(buf, snap->info, INFO_WIPE_SIZE);
+		if (pwrite(fd, buf, INFO_WIPE_SIZE, 0) != INFO_WIPE_SIZE)
+			rc = errno ? -errno : -EIO;
+		if (!rc && fsync(fd) < 0)
+			rc = -errno;
+	}
+	free(buf);
+	rc2 = namespace_raw_close(ndns, fd);
+	return rc ? rc : rc2;
+}
+
+/*
+ * The new configuration failed after the old namespace was deleted: lay
+ * the old one out again (uuid, name, size, sector size, claim class) in
+ * the idle namespace @ndns, and only if the kernel puts it at its old
+ * place, its info block back, then enable it as before (a BTT or pfn/dax
+ * info block is found again by its parent uuid).  Returns 0 or -errno
+ * (reported).
+ */
+static int restore_namespace(struct ndctl_namespace *ndns,
+		const struct ns_snapshot *snap)
+{
+	const char *devname = ndctl_namespace_get_devname(ndns);
+	int rc = 0;
+
+	/* an io namespace has no layout: only its info block and binding */
+	if (ndctl_namespace_get_type(ndns) != ND_DEVICE_NAMESPACE_IO)
+		rc = ndctl_namespace_set_uuid(ndns, (unsigned char *)snap->uuid);
+	if (!rc && ndctl_namespace_get_type(ndns) != ND_DEVICE_NAMESPACE_IO) {
+		rc = ndctl_namespace_set_alt_name(ndns, snap->name);
+		if (!rc)
+			rc = ndctl_namespace_set_size(ndns, snap->size);
+	}
+	if (!rc && ndctl_namespace_get_resource(ndns) != snap->resource)
+		rc = -EADDRNOTAVAIL;
+	if (!rc && snap->lbasize && ndctl_namespace_get_num_sector_sizes(ndns) > 0
+			&& ndctl_namespace_get_sector_size(ndns) != snap->lbasize)
+		rc = ndctl_namespace_set_sector_size(ndns, snap->lbasize);
+	if (rc) {
+		fail("%s: the old namespace could not be laid out again: %s",
+				devname, strerror(-rc));
+		undo_namespace(ndns);
+		return rc;
+	}
+	ndctl_namespace_set_holder_class(ndns, snap->holder_class);
+	if (snap->saved) {
+		rc = restore_info_block(ndns, snap);
+		if (rc) {
+			fail("%s: the old info block could not be written back: %s",
+					devname, strerror(-rc));
+			return rc;
+		}
+	}
+	if (snap->active) {
+		rc = ndctl_namespace_enable(ndns);
+		if (rc < 0) {
+			fail("%s: restored but not enabled: %s", devname,
+					strerror(-rc));
+			return rc;
+		}
+	}
+	note("%s: the previous configuration was restored", devname);
+	return 0;
+}
+
+/*
+ * -e: the new size (-s, else the old namespace's @old) against the region
+ * and the mode, before anything is written.  The kernel would refuse a
+ * bad one only once the old namespace is released, wiped and deleted
+ * (76.1 refuses first).  A label-less (io) namespace spans its region: it
+ * cannot be resized at all.
+ */
+static int check_reconfig_size(struct ndctl_region *region,
+		struct ndctl_namespace *ndns, const struct create_opts *o,
+		unsigned long long old)
+{
+	const char *devname = ndctl_namespace_get_devname(ndns);
+	const char *rname = ndctl_region_get_devname(region);
+	unsigned long long want = o->size_bytes ? o->size_bytes : old;
+	unsigned long long align = region_align(region), avail;
+
+	if (ndctl_namespace_get_type(ndns) == ND_DEVICE_NAMESPACE_IO) {
+		if (o->size_bytes && o->size_bytes != old) {
+			fail("%s: Legacy / label-less namespaces do not support "
+					"sub-dividing a region (-s %llu, namespace %llu)",
+					devname, o->size_bytes, old);
+			return -EINVAL;
+		}
+	} else {
+		if (want % align) {
+			fail("%s: size %llu is not a multiple of %llu", rname,
+					want, align);
+			return -EINVAL;
+		}
+		/* at most the old extent plus what is free (an upper bound) */
+		avail = ndctl_region_get_available_size(region);
+		if (want > old && (avail == ULLONG_MAX || want - old > avail)) {
+			fail("%s: size %llu: %s has %llu bytes in %s plus %llu free",
+					devname, want, rname, old, devname,
+					avail == ULLONG_MAX ? 0 : avail);
+			return -ENOSPC;
+		}
+	}
+	if ((o->sector_mode || o->dax_mode) && want < SZ_16M) {
+		fail("%s: size %llu: %s mode needs at least 16 MiB (-m raw for less)",
+				devname, want, mode_str(o));
+		return -EINVAL;	/* 76.1's status for it with -e */
+	}
+	if (o->dax_mode) {
+		unsigned long long a = (unsigned long long)o->align_bytes
+			* ndctl_region_get_interleave_ways(region);
+
+		if (!a || want % a) {
+			fail("%s: size %llu must align to interleave-width %u "
+					"and alignment %lu", devname, want,
+					ndctl_region_get_interleave_ways(region),
+					o->align_bytes);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The namespace to configure once @gone was deleted.  namespaceR.0 stays
+ * when its size goes to 0: take it again.  Any other idle namespace that
+ * is not the seed is unregistered by the kernel asynchronously and must
+ * not be configured: take the region's seed (or namespaceR.0 if idle).
+ */
+static struct ndctl_namespace *idle_after_delete(struct ndctl_ctx *ctx,
+		struct ndctl_region *region, struct ndctl_namespace *gone)
+{
+	struct ndctl_namespace *ndns = NULL;
+
+	if (ndctl_namespace_get_id(gone) == 0)
+		ndns = find_namespace(ctx, NULL, ndctl_region_get_devname(region),
+				ndctl_namespace_get_devname(gone));
+	if (!ndns || ndctl_namespace_is_configured(ndns))
+		ndns = idle_namespace(region);
+	return ndns;
+}
+
 static int reconfigure(struct ndctl_ctx *ctx, struct create_opts *o)
 {
+	struct ns_snapshot snap;
 	struct ndctl_namespace *ndns;
 	struct ndctl_region *region;
 	struct ndctl_bus *bus;
@@ -894,7 +1102,7 @@ static int reconfigure(struct ndctl_ctx *ctx, struct create_opts *o)
 			&& ndctl_namespace_get_sector_size(ndns) > 0) {
 		o->lbasize = ndctl_namespace_get_sector_size(ndns);
 	}
-	/* a bad -l, -a or mode must not cost the old namespace */
+	/* a bad -l, -a, mode or size must not cost the old namespace */
 	rc = check_sector_size(region, ndns, o);
 	if (rc)
 		return rc;
@@ -903,9 +1111,22 @@ static int reconfigure(struct ndctl_ctx *ctx, struct create_opts *o)
 		if (rc)
 			return rc;
 	}
-	rc = namespace_quiesce(ndns, o->force, true);
+	rc = check_reconfig_size(region, ndns, o, size);
 	if (rc)
 		return rc;
+	snapshot_namespace(ndns, &snap);
+	rc = namespace_quiesce(ndns, o->force, true, &snap);
+	if (rc) {
+		/*
+		 * Released but the info block could not be wiped: it is
+		 * still there, so enabling finds the old claim again.
+		 */
+		if (snap.active && !ndctl_namespace_is_active(ndns)
+				&& ndctl_namespace_enable(ndns) >= 0)
+			note("%s: enabled again as it was",
+					ndctl_namespace_get_devname(ndns));
+		return rc;
+	}
 	if (ndctl_namespace_get_type(ndns) == ND_DEVICE_NAMESPACE_IO) {
 		if (o->autolabel != 0 && autolabel_region(region) == 0) {
 			struct ndctl_region *r;
@@ -922,8 +1143,11 @@ static int reconfigure(struct ndctl_ctx *ctx, struct create_opts *o)
 			return create_in_region(region, o);
 		}
 		rc = setup_namespace(region, ndns, o, size);
-		if (rc)
+		if (rc) {
+			undo_namespace(ndns);
+			restore_namespace(ndns, &snap);
 			return rc;
+		}
 		print_ns(ndns);
 		return 0;
 	}
@@ -936,10 +1160,7 @@ static int reconfigure(struct ndctl_ctx *ctx, struct create_opts *o)
 	if (!o->size_bytes)
 		o->size_bytes = size;
 	rc = ndctl_region_get_namespace_seed(region) ? 0 : -ENXIO;
-	ndns = find_namespace(ctx, NULL, ndctl_region_get_devname(region),
-			ndctl_namespace_get_devname(ndns));
-	if (!ndns || ndctl_namespace_is_configured(ndns))
-		ndns = idle_namespace(region);
+	ndns = idle_after_delete(ctx, region, ndns);
 	if (!ndns) {
 		fail("%s: no idle namespace after release",
 				ndctl_region_get_devname(region));
@@ -948,6 +1169,9 @@ static int reconfigure(struct ndctl_ctx *ctx, struct create_opts *o)
 	rc = setup_namespace(region, ndns, o, o->size_bytes);
 	if (rc) {
 		undo_namespace(ndns);
+		ndns = idle_after_delete(ctx, region, ndns);
+		if (ndns)
+			restore_namespace(ndns, &snap);
 		return rc;
 	}
 	print_ns(ndns);
@@ -1166,7 +1390,7 @@ int cmd_destroy_namespace(int argc, char **argv)
 				&& !ndctl_namespace_is_active(ndns))
 			continue;
 		/* quiesce reports its own failures */
-		rc = namespace_quiesce(ndns, force, false);
+		rc = namespace_quiesce(ndns, force, false, NULL);
 		if (!rc) {
 			rc = ndctl_namespace_delete(ndns);
 			if (rc)

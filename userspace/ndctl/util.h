@@ -72,6 +72,7 @@ int cmd_check_namespace(int argc, char **argv);
 
 /* raw access to a namespace (namespace.c), see there */
 int namespace_release(struct ndctl_namespace *ndns);
+const char *busy_reason(struct ndctl_namespace *ndns);
 int namespace_raw_open(struct ndctl_namespace *ndns, int flags, char *path,
 		size_t len);
 int namespace_raw_close(struct ndctl_namespace *ndns, int fd);
