@@ -1077,6 +1077,17 @@ static int reconfigure(struct ndctl_ctx *ctx, struct create_opts *o)
 	 * parent_uuid) can claim the new namespace.
 	 */
 	if (!o->name && ndctl_namespace_get_alt_name(ndns)[0]) {
+		/*
+		 * A name written elsewhere may fill the label's 64 bytes;
+		 * it cannot be carried over whole (76.1: "alt name
+		 * overflow", nothing changed): -n gives another one.
+		 */
+		if (strlen(ndctl_namespace_get_alt_name(ndns)) >= sizeof(o->name_buf)) {
+			fail("%s: alt name overflow (%zu characters): give another with -n",
+					ndctl_namespace_get_devname(ndns),
+					strlen(ndctl_namespace_get_alt_name(ndns)));
+			return -EINVAL;
+		}
 		snprintf(o->name_buf, sizeof(o->name_buf), "%s",
 				ndctl_namespace_get_alt_name(ndns));
 		o->name = o->name_buf;
