@@ -4,7 +4,8 @@
 # /dev/ndblkR.Ns; data written through it is read back, found again when
 # the namespace is re-enabled (autodetect: a btt claims it at enable) and
 # after the region is disabled and enabled; then the power cuts of
-# btt-powercut run once over it (nvt-powercut, nfit_test_powercut).
+# btt-powercut run once over it (nvt-powercut, nfit_test_powercut), in
+# program order and reordered within each fence epoch (-r).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/nfit_test.inc"
 . "$(dirname "$0")/ns.inc"
@@ -71,6 +72,17 @@ if [ -n "$ab" ] && [ -d /sys/module/nfit_test_powercut ]; then
 		ok "BTT on BLK: $line ($(($(date +%s) - t0)) s)"
 	else
 		nok "BTT on BLK power cuts: exit $rc, '$line' $(tail -n 3 /tmp/pc.out | tr '\n' '|')"
+	fi
+	# and reordered within each fence epoch (docs/btt.md "Power cuts")
+	t0=$(date +%s)
+	nvt-powercut -r $ab 1 nd_blk > /tmp/pc.out 2>&1
+	rc=$?
+	line=$(grep '^states:' /tmp/pc.out)
+	states=$(echo "$line" | awk '{ print $2 }')
+	if [ $rc = 0 ] && [ -n "$states" ] && [ $states -ge 90 ]; then
+		ok "BTT on BLK, reordered power cuts: $line ($(($(date +%s) - t0)) s)"
+	else
+		nok "BTT on BLK, reordered power cuts: exit $rc, '$line' $(tail -n 3 /tmp/pc.out | tr '\n' '|')"
 	fi
 else
 	nok "no btt or no nfit_test_powercut for the BLK power cuts"
