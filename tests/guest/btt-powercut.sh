@@ -8,7 +8,8 @@
 # Then the reordering model (nvt-powercut -r, RPASSES_4K / RPASSES_512
 # passes of about 95 states): within a fence epoch any subset of the
 # stores persisted; and (4096 only) each store of a block write failing
-# in turn, its bytes landed or lost (nvt-powercut -f).
+# in turn, its bytes landed or lost (nvt-powercut -f); and read_only
+# flipped 0/1 under writes on every CPU (nvt-powercut -R, RO_FLIPS).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/nfit_test.inc"
 . "$(dirname "$0")/ns.inc"
@@ -89,6 +90,17 @@ for cfg in 4096:$PASSES_4K 512:$PASSES_512; do
 			ok "$ss-byte BTT: a failed store leaves every write all or nothing: $line"
 		else
 			nok "$ss-byte BTT, failed stores: exit $rc, '$line' $(tail -n 3 /tmp/pc.out | tr '\n' '|')"
+		fi
+		# read_only flipped under writes on every CPU (the race needs
+		# two or more: NVT_SMP=2)
+		nvt-powercut -R $bt ${RO_FLIPS:-300} > /tmp/pc.out 2>&1
+		rc=$?
+		grep '^#' /tmp/pc.out
+		line=$(grep '^read_only flips:' /tmp/pc.out)
+		if [ $rc = 0 ] && [ -n "$line" ]; then
+			ok "$ss-byte BTT: $line ($(nproc) CPUs)"
+		else
+			nok "$ss-byte BTT, read_only flips under writes: exit $rc, '$line' $(tail -n 3 /tmp/pc.out | tr '\n' '|')"
 		fi
 	fi
 	btt_release $bt

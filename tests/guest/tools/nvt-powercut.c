@@ -44,6 +44,12 @@
  * write leaves its block whole (old or new pattern), every later write
  * reads back, and attach finds a consistent flog.
  *
+ * -R: no power cut: a child flips the region's read_only 0/1 PASSES
+ * times while block writes run on every CPU; a write that fails leaves
+ * its block at the old or the new pattern.  Then the btt is detached and
+ * attached again: it must attach, and every block must show a whole
+ * pattern between its last completed write and its last attempted one.
+ *
  * Prints one line per round and a total "cuts: N torn: T" line; exits 1
  * on any torn block, failed attach or I/O error.
  */
@@ -60,6 +66,8 @@
 #include <sys/ioctl.h>
 #include <linux/fs.h>
 #include <stdarg.h>
+#include <limits.h>
+#include <sys/wait.h>
 
 #define KNOB "/sys/module/nfit_test_powercut/parameters/"
 #define MAXW 64		/* block writes per round */
@@ -678,9 +686,77 @@ static int faults_main(void)
 	return bad ? 1 : 0;
 }
 
+/* ------------------------------------------------------------------ */
+/* -R: read_only flipped under block writes                            */
+
+#define RO_BLOCKS 64
+
+static int ro_race_main(long flips)
+{
+	char ro[600], real[512];
+	int done[RO_BLOCKS] = { 0 }, tried[RO_BLOCKS] = { 0 };
+	int ncpu = sysconf(_SC_NPROCESSORS_ONLN), fd, b, bad = 0, status;
+	long writes = 0, failed = 0, i;
+	pid_t kid;
+
+	if (!realpath(btt_dir, real))
+		die("realpath");
+	snprintf(ro, sizeof(ro), "%s/../read_only", real);
+	fd = dev_open();
+	for (b = 0; b < RO_BLOCKS; b++)
+		if (write_retry(fd, b, 0, 50))
+			die("initial write");
+	kid = fork();
+	if (kid < 0)
+		die("fork");
+	if (!kid) {
+		for (i = 0; i < flips; i++) {
+			put(ro, "1");
+			usleep(1000);
+			put(ro, "0");
+			usleep(3000);
+		}
+		_exit(0);
+	}
+	/* write until the child is done, the CPUs in turn */
+	while (waitpid(kid, &status, WNOHANG) == 0) {
+		b = writes % RO_BLOCKS;
+		on_cpu(writes % ncpu);
+		fill(buf, b, tried[b] + 1);
+		tried[b]++;
+		if (pwrite(fd, buf, bsize, (off_t)b * bsize) == (ssize_t)bsize)
+			done[b] = tried[b];
+		else
+			failed++;
+		writes++;
+	}
+	put(ro, "0");
+	close(fd);
+	detach();
+	if (attach()) {
+		printf("# the btt does not attach after %ld read_only flips\n",
+		       flips);
+		return 1;
+	}
+	fd = dev_open();
+	for (b = 0; b < RO_BLOCKS; b++) {
+		int g = block_gen(fd, b, tried[b]);
+
+		if (g < done[b]) {
+			printf("# block %d shows generation %d, its last completed write was %d (last tried %d)\n",
+			       b, g, done[b], tried[b]);
+			bad++;
+		}
+	}
+	close(fd);
+	printf("read_only flips: %ld writes: %ld failed: %ld bad blocks: %d\n",
+	       flips, writes, failed, bad);
+	return bad ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
-	int reorder = 0, faults = 0;
+	int reorder = 0, faults = 0, rorace = 0;
 
 	long passes, cuts = 0, torn = 0, attach_fail = 0;
 	int p, ri;
@@ -693,9 +769,13 @@ int main(int argc, char **argv)
 		faults = 1;
 		argc--;
 		argv++;
+	} else if (argc > 1 && !strcmp(argv[1], "-R")) {
+		rorace = 1;
+		argc--;
+		argv++;
 	}
 	if (argc != 3 && argc != 4) {
-		fprintf(stderr, "usage: nvt-powercut [-r|-f] BTT_DIR PASSES [DRIVER]\n");
+		fprintf(stderr, "usage: nvt-powercut [-r|-f|-R] BTT_DIR PASSES [DRIVER]\n");
 		return 2;
 	}
 	if (argc == 4)
@@ -722,6 +802,8 @@ int main(int argc, char **argv)
 		return reorder_main(passes);
 	if (faults)
 		return faults_main();
+	if (rorace)
+		return ro_race_main(passes);
 	for (p = 0; p < passes; p++)
 		for (ri = 0; ri < (int)(sizeof(rounds) / sizeof(rounds[0])); ri++) {
 			const struct round *r = &rounds[ri];
