@@ -77,7 +77,7 @@ struct fix {
 	size_t len;
 	void *buf;
 	char *done;	/* reported when written */
-	char *todo;	/* reported when not written */
+	char *pending;	/* reported when not written */
 };
 
 /* one namespace's check */
@@ -181,11 +181,11 @@ static int dev_write(struct bttc *c, const void *buf, size_t len, u64 off)
 
 /*
  * Queue a write of @len bytes of @buf (copied) at @off with the two
- * lines that describe it: @done ("Restoring ...") once written, @todo
+ * lines that describe it: @done ("Restoring ...") once written, @pending
  * ("... needs to be restored") when it is not.
  */
 static int queue_fix(struct bttc *c, const void *buf, size_t len, u64 off,
-		const char *done, const char *todo)
+		const char *done, const char *pending)
 {
 	struct fix *f;
 
@@ -203,11 +203,11 @@ static int queue_fix(struct bttc *c, const void *buf, size_t len, u64 off,
 	f->len = len;
 	f->buf = malloc(len);
 	f->done = strdup(done);
-	f->todo = strdup(todo);
-	if (!f->buf || !f->done || !f->todo) {
+	f->pending = strdup(pending);
+	if (!f->buf || !f->done || !f->pending) {
 		free(f->buf);
 		free(f->done);
-		free(f->todo);
+		free(f->pending);
 		goto nomem;
 	}
 	memcpy(f->buf, buf, len);
@@ -237,7 +237,7 @@ static void apply_fixes(struct bttc *c)
 			continue;
 		}
 		write = false;
-		report(c, "%s: not repaired, nothing written", f->todo);
+		report(c, "%s: not repaired, nothing written", f->pending);
 	}
 }
 
@@ -248,7 +248,7 @@ static void free_fixes(struct bttc *c)
 	for (i = 0; i < c->nfix; i++) {
 		free(c->fixes[i].buf);
 		free(c->fixes[i].done);
-		free(c->fixes[i].todo);
+		free(c->fixes[i].pending);
 	}
 	free(c->fixes);
 	c->fixes = NULL;
@@ -296,7 +296,7 @@ static int recover_info(struct bttc *c, struct btt_info *info, u64 arena_off,
 		struct btt_arena *arena, const struct btt_info *damaged)
 {
 	u64 cand[2], prim = c->ns.start + arena_off;
-	char done[128], todo[128];
+	char done[128], pending[128];
 	unsigned int i;
 
 	cand[0] = backup_guess(c, arena_off);
@@ -327,9 +327,9 @@ static int recover_info(struct bttc *c, struct btt_info *info, u64 arena_off,
 		}
 		snprintf(done, sizeof(done), "Restoring BTT info block at offset "
 				"%#llx from the backup at %#llx", prim, cand[i]);
-		snprintf(todo, sizeof(todo), "BTT info block at offset %#llx needs "
+		snprintf(pending, sizeof(pending), "BTT info block at offset %#llx needs "
 				"to be restored from the backup at %#llx", prim, cand[i]);
-		queue_fix(c, info, sizeof(*info), prim, done, todo);
+		queue_fix(c, info, sizeof(*info), prim, done, pending);
 		return 0;
 	}
 	return -ENOENT;
@@ -439,7 +439,7 @@ static int check_flog(struct arena_check *ac)
 	for (lane = 0; lane < a->nfree; lane++) {
 		u32 live[2] = { 0, btt_flog_second_slot(fmt) };
 		const struct btt_flog_lane *l = &ac->log[lane];
-		char done[96], todo[96];
+		char done[96], pending[96];
 		struct btt_flog_state st;
 		struct btt_recovery rec;
 		bool bad = false;
@@ -511,11 +511,11 @@ static int check_flog(struct arena_check *ac)
 		map_raw = cpu_to_le32(rec.map_entry);
 		snprintf(done, sizeof(done), "Arena %u: lane %u: map[%#x] updated to %#x",
 				ac->idx, lane, rec.lba, rec.map_entry);
-		snprintf(todo, sizeof(todo), "Arena %u: lane %u: map[%#x] needs to "
+		snprintf(pending, sizeof(pending), "Arena %u: lane %u: map[%#x] needs to "
 				"be updated to %#x", ac->idx, lane, rec.lba,
 				rec.map_entry);
 		rc = queue_fix(c, &map_raw, sizeof(map_raw),
-				ac->base + a->mapoff + (u64)rec.lba * 4, done, todo);
+				ac->base + a->mapoff + (u64)rec.lba * 4, done, pending);
 		if (rc)
 			return rc;
 	}
@@ -619,7 +619,7 @@ static int rewrite_log(struct arena_check *ac)
 {
 	const struct btt_arena *a = ac->a;
 	enum btt_flog_fmt fmt = BTT_FLOG_UNKNOWN;
-	char done[96], todo[96];
+	char done[96], pending[96];
 	u32 lane;
 
 	for (lane = 0; lane < a->nfree; lane++)
@@ -635,10 +635,10 @@ static int rewrite_log(struct arena_check *ac)
 	}
 	snprintf(done, sizeof(done), "arena %u: log rewritten (%u lanes, slots 0 and 1)",
 			ac->idx, a->nfree);
-	snprintf(todo, sizeof(todo), "arena %u: log needs to be rewritten (%u lanes)",
+	snprintf(pending, sizeof(pending), "arena %u: log needs to be rewritten (%u lanes)",
 			ac->idx, a->nfree);
 	return queue_fix(ac->c, ac->log, (size_t)a->nfree * sizeof(*ac->log),
-			ac->base + a->logoff, done, todo);
+			ac->base + a->logoff, done, pending);
 }
 
 static int check_arena(struct bttc *c, unsigned int idx,
@@ -662,14 +662,14 @@ static int check_arena(struct bttc *c, unsigned int idx,
 					"restored: run with --repair", idx,
 					ac.base + a->info2off);
 		} else {
-			char done[96], todo[96];
+			char done[96], pending[96];
 
 			snprintf(done, sizeof(done), "Arena %u: Restoring BTT info2 at "
 					"offset %#llx", idx, ac.base + a->info2off);
-			snprintf(todo, sizeof(todo), "Arena %u: BTT info2 at offset %#llx "
+			snprintf(pending, sizeof(pending), "Arena %u: BTT info2 at offset %#llx "
 					"needs to be restored", idx, ac.base + a->info2off);
 			rc = queue_fix(c, info, sizeof(*info), ac.base + a->info2off,
-					done, todo);
+					done, pending);
 		}
 	}
 	free(info2);
