@@ -18,17 +18,10 @@
 . "$(dirname "$0")/ns.inc"
 . "$(dirname "$0")/blk.inc"
 
-nd_settle
-nt_debugfs
-b0=$(nt_bus 0) || { nok "no nfit_test.0 bus"; exit 0; }
-d=$(nt_dimm 0 0x101)
-R=$b0/$(nt_region 0 10)
-[ -n "$d" ] && [ -d $R ] || { nok "no DIMM 0x101 or its BLK region (range 10)"; exit 0; }
+blk_setup 0x101 10 || exit 0
 [ -e $NT_DBG/$d/blk_stale ] || { nok "nfit_test has no blk_stale knob"; exit 0; }
-nt_blank_labels 0 $(nt_dimm 0 0x0) $(nt_dimm 0 0x1) $(nt_dimm 0 0x100) $d
 nt_knobs_reset $d
 nt_knob $d blk_stale 0
-echo 0 > $R/read_only
 N=$(blk_create $R $(cat /proc/sys/kernel/random/uuid) 4096 $((1 * MiB)) blk-rf) || exit 0
 expect_eq "bind ${N##*/}" "$(ns_w $BLK_BIND ${N##*/})" ok
 nd_settle
