@@ -41,7 +41,8 @@ static int dax_pmem_probe(struct device *dev)
 		struct nd_namespace_io *nsio = to_nd_namespace_io(ndns);
 
 		/* device_dax makes struct pages: a real memory range only */
-		if (!nvdimm_range_is_pmem(nsio->res_start, nsio->res_size)) {
+		if (!nvdimm_range_is_pmem(nd_region, nsio->res_start,
+					  nsio->res_size)) {
 			dev_err(dev, "%s is not system persistent memory: no device-dax\n",
 				dev_name(ndns));
 			return -ENXIO;

@@ -127,6 +127,23 @@ struct nd_interleave_set {
 	guid_t type_guid;
 };
 
+/* nd_region_desc flags (the values of 6.1's enum of the same names) */
+enum {
+	/*
+	 * the provider's range is memory the kernel may make struct pages
+	 * for: a raw io namespace of the region is mapped with them (its
+	 * mode reads "memory", fsdax without a pfn device, unless
+	 * force_raw), and pfn/dax devices on it map their data
+	 */
+	ND_REGION_PAGEMAP = 0,
+	/*
+	 * stores are durable only once the provider's @flush hook returned
+	 * 0 (virtio-pmem: the host syncs its file): DAX on the region is
+	 * not synchronous, so MAP_SYNC is refused
+	 */
+	ND_REGION_ASYNC = 3,
+};
+
 /* most block windows a BLK region uses (v4.2's ND_MAX_LANES) */
 #define ND_BLK_MAX_LANES 256
 
@@ -172,6 +189,13 @@ struct nd_blk_ops {
  *	none (the region's namespaces can be configured, not enabled)
  * @num_lanes: BLK regions: block windows @blk_ops may use at once (the
  *	DIMM's window count), 1 to ND_BLK_MAX_LANES
+ * @flags: ND_REGION_* bits
+ * @flush: PMEM regions whose durability needs the provider (with
+ *	ND_REGION_ASYNC): makes every store to the range made before the
+ *	call durable; process context, may sleep.  Returns 0, or a negative
+ *	errno when durability could not be had (then nvdimm_flush()
+ *	returns it and a writer waiting on it gets an I/O error).  NULL: a
+ *	memory barrier and the DIMMs' flush hints make stores durable.
  */
 struct nd_region_desc {
 	struct resource *res;
@@ -185,6 +209,8 @@ struct nd_region_desc {
 	unsigned long align;
 	const struct nd_blk_ops *blk_ops;
 	unsigned int num_lanes;
+	unsigned long flags;
+	int (*flush)(struct nd_region *nd_region);
 };
 
 struct nvdimm_bus *nvdimm_bus_register(struct device *parent,
@@ -208,6 +234,8 @@ struct nd_region *nvdimm_blk_region_create(struct nvdimm_bus *nvdimm_bus,
 struct nd_region *to_nd_region(struct device *dev);
 void *nd_region_provider_data(struct nd_region *nd_region);
 int nvdimm_flush(struct nd_region *nd_region);
+bool nvdimm_flush_may_sleep(struct nd_region *nd_region);
+bool is_nvdimm_sync(struct nd_region *nd_region);
 u64 nd_fletcher64(const void *addr, size_t len, bool le);
 
 #endif /* __LIBNVDIMM_OOT_H__ */

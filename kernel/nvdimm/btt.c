@@ -47,11 +47,14 @@
  *   reader publishes the block it is about to read (WRITE_ONCE + full
  *   barrier), re-reads the map and retries when the map changed, and
  *   clears the slot with release semantics after the copy; a writer
- *   spins (acquire loads) until no slot names its free block before it
- *   overwrites that block.  A reader never waits for a writer's lane, so
- *   the spin always ends.
- * - Media accesses do not sleep (nvdimm_read_bytes, nvdimm_write_bytes),
- *   so both locks are spinlocks.
+ *   polls (acquire loads, yielding the CPU) until no slot names its free
+ *   block before it overwrites that block.  A reader never waits for a
+ *   writer's lane, so the wait always ends.
+ * - Both locks are mutexes: a fence (nvdimm_flush()) sleeps on a region
+ *   whose provider makes stores durable (virtio-pmem asks the host to
+ *   sync its file), and the fences of a block write are taken with the
+ *   locks held.  Bios are submitted in process context, so a block
+ *   operation may sleep.
  * - struct btt.ro_lock (a mutex, called under the btt's device lock)
  *   serialises read-only transitions and the repairs recovery had to
  *   defer because the region was read-only at attach, or that a block
@@ -124,7 +127,7 @@ static u64 btt_map_off(const struct btt_arena_state *a, u32 premap)
 	return a->base + a->geo.mapoff + (u64)premap * BTT_MAP_ENTRY_SIZE;
 }
 
-static spinlock_t *btt_map_lock(struct btt *btt, u32 premap)
+static struct mutex *btt_map_lock(struct btt *btt, u32 premap)
 {
 	u64 line = (u64)premap * BTT_MAP_ENTRY_SIZE / L1_CACHE_BYTES;
 
@@ -227,7 +230,8 @@ static void btt_rtt_wait(struct btt *btt, struct btt_arena_state *a, u32 blk)
 	for (i = 0; i < btt->nlanes; i++)
 		/* pairs with the reader's release: its copy is over */
 		while (smp_load_acquire(&a->rtt[i]) == (blk | BTT_RTT_VALID))
-			cpu_relax();
+			/* the reader may be preempted under its lane mutex */
+			cond_resched();
 }
 
 /* ------------------------------------------------------------------ */
@@ -593,9 +597,9 @@ static int btt_alloc_runtime(struct btt *btt)
 	if (!btt->io_lanes || !btt->map_locks || !btt->zero_block)
 		return -ENOMEM;
 	for (i = 0; i < btt->nlanes; i++)
-		spin_lock_init(&btt->io_lanes[i].lock);
+		mutex_init(&btt->io_lanes[i].lock);
 	for (i = 0; i < btt->nmaplocks; i++)
-		spin_lock_init(&btt->map_locks[i]);
+		mutex_init(&btt->map_locks[i]);
 	if (btt->lbasize != btt->sector_size) {
 		btt->bounce_stride = round_up(btt->lbasize, BTT_LBASIZE_ALIGN);
 		btt->bounce = kvcalloc(btt->nlanes, btt->bounce_stride,
@@ -727,14 +731,14 @@ static int btt_apply_lane_fixes(struct btt *btt, struct btt_arena_state *a,
 				u32 l)
 {
 	struct btt_lane_state *ls = &a->lanes[l];
-	spinlock_t *ml; /* the fixed entry's map lock */
+	struct mutex *ml; /* the fixed entry's map lock */
 	int rc;
 
 	if (ls->fix & BTT_FIX_MAP) {
 		ml = btt_map_lock(btt, ls->fix_lba);
-		spin_lock(ml);
+		mutex_lock(ml);
 		rc = btt_map_set(btt, a, ls->fix_lba, ls->fix_entry);
-		spin_unlock(ml);
+		mutex_unlock(ml);
 		if (rc)
 			return rc;
 		/* the map no longer names the lane's free block */
@@ -774,11 +778,11 @@ static int btt_apply_fixes(struct btt *btt)
 
 		for (l = 0; l < a->geo.nfree; l++) {
 			/* I/O lane l writes flog lane l; above nlanes: idle */
-			spinlock_t *io = &btt->io_lanes[l % btt->nlanes].lock;
+			struct mutex *io = &btt->io_lanes[l % btt->nlanes].lock;
 
-			spin_lock(io);
+			mutex_lock(io);
 			rc = a->lanes[l].fix ? btt_apply_lane_fixes(btt, a, l) : 0;
-			spin_unlock(io);
+			mutex_unlock(io);
 			if (rc) {
 				dev_err(btt->dev, "%s: arena %u lane %u: repair failed: %d\n",
 					dev_name(btt->ndns), i, l, rc);
@@ -872,18 +876,18 @@ static struct btt_arena_state *btt_find_arena(struct btt *btt, u64 lba)
 static void btt_mark_bad(struct btt *btt, struct btt_arena_state *a,
 			 u32 premap, u32 raw, u32 blk)
 {
-	spinlock_t *ml = btt_map_lock(btt, premap);
+	struct mutex *ml = btt_map_lock(btt, premap);
 	u32 now;
 	int rc;
 
 	/* nvdimm_btt_set_ro() waits for the lanes: ro cannot change here */
 	if (READ_ONCE(btt->ro))
 		return;
-	spin_lock(ml);
+	mutex_lock(ml);
 	rc = btt_map_get(btt, a, premap, &now);
 	if (!rc && now == raw)
 		rc = btt_map_set(btt, a, premap, blk | BTT_MAP_ERROR);
-	spin_unlock(ml);
+	mutex_unlock(ml);
 	if (rc) {
 		dev_warn_ratelimited(btt->dev, "block %u: media error, and its map entry could not be marked: %d\n",
 				     premap, rc);
@@ -931,15 +935,15 @@ static int btt_clear_bad(struct btt *btt, struct btt_arena_state *a,
 static int btt_read_block(struct btt *btt, struct btt_arena_state *a,
 			  u32 lane, u32 premap, void *buf)
 {
-	spinlock_t *ml = btt_map_lock(btt, premap);
+	struct mutex *ml = btt_map_lock(btt, premap);
 	u32 raw, again, blk = 0;
 	bool data_err = false;
 	int rc;
 
 	for (;;) {
-		spin_lock(ml);
+		mutex_lock(ml);
 		rc = btt_map_get(btt, a, premap, &raw);
-		spin_unlock(ml);
+		mutex_unlock(ml);
 		if (rc)
 			break;
 		switch (btt_map_decode(raw, premap, &blk)) {
@@ -965,9 +969,9 @@ static int btt_read_block(struct btt *btt, struct btt_arena_state *a,
 		WRITE_ONCE(a->rtt[lane], blk | BTT_RTT_VALID);
 		/* RTT store before the map re-read; writers: map, then RTT */
 		smp_mb();
-		spin_lock(ml);
+		mutex_lock(ml);
 		rc = btt_map_get(btt, a, premap, &again);
-		spin_unlock(ml);
+		mutex_unlock(ml);
 		if (rc || again == raw)
 			break;
 	}
@@ -1019,7 +1023,7 @@ static int btt_write_block(struct btt *btt, struct btt_arena_state *a,
 	u32 new = ls->block, raw, old = 0;
 	enum btt_map_state state = BTT_MAP_IDENTITY;
 	struct btt_flog_ent ent;
-	spinlock_t *ml; /* @premap's map lock */
+	struct mutex *ml; /* @premap's map lock */
 	int rc, landed;
 
 	/* nvdimm_btt_set_ro() waits for this lane before it returns */
@@ -1046,7 +1050,7 @@ static int btt_write_block(struct btt *btt, struct btt_arena_state *a,
 	btt_fence(btt);
 
 	ml = btt_map_lock(btt, premap);
-	spin_lock(ml);
+	mutex_lock(ml);
 	rc = btt_map_get(btt, a, premap, &raw);
 	if (!rc) {
 		state = btt_map_decode(raw, premap, &old);
@@ -1057,7 +1061,7 @@ static int btt_write_block(struct btt *btt, struct btt_arena_state *a,
 		}
 	}
 	if (rc) {
-		spin_unlock(ml);
+		mutex_unlock(ml);
 		return rc;
 	}
 	ent.lba = premap;
@@ -1067,12 +1071,12 @@ static int btt_write_block(struct btt *btt, struct btt_arena_state *a,
 	rc = btt_flog_put(btt, a, lane, ls->slot, &ent);
 	if (rc == -EAGAIN) {
 		/* the entry's seq was never written: nothing happened */
-		spin_unlock(ml);
+		mutex_unlock(ml);
 		return -EIO;
 	}
 	landed = rc ? btt_flog_landed(btt, a, lane, ls->slot, &ent) : 1;
 	if (landed < 0) {
-		spin_unlock(ml);
+		mutex_unlock(ml);
 		/* nobody knows which block the lane owns: stop writing */
 		WRITE_ONCE(a->error, true);
 		dev_err(btt->dev, "%s: write of block %u: flog entry store failed (%d) and cannot be read back (%d): arena refuses writes until re-attached\n",
@@ -1080,12 +1084,12 @@ static int btt_write_block(struct btt *btt, struct btt_arena_state *a,
 		return -EIO;
 	}
 	if (!landed) {
-		spin_unlock(ml);
+		mutex_unlock(ml);
 		return rc;
 	}
 	/* committed: from here on the lane moves on, whatever fails */
 	rc = btt_map_set(btt, a, premap, new | BTT_MAP_NORMAL);
-	spin_unlock(ml);
+	mutex_unlock(ml);
 	ls->block = old;
 	ls->slot = ls->slot ? 0 : btt_flog_second_slot(a->fmt);
 	ls->seq = btt_seq_next(ls->seq);
@@ -1121,7 +1125,7 @@ static int btt_do_block(struct btt *btt, u64 lba, struct page *page,
 	/* any CPU may use any lane: the lane lock makes it safe */
 	lane = raw_smp_processor_id() % btt->nlanes;
 	io = &btt->io_lanes[lane];
-	spin_lock(&io->lock);
+	mutex_lock(&io->lock);
 	if (write) {
 		const void *src = mem + off;
 
@@ -1138,7 +1142,7 @@ static int btt_do_block(struct btt *btt, u64 lba, struct page *page,
 	} else {
 		rc = btt_read_block(btt, a, lane, premap, mem + off);
 	}
-	spin_unlock(&io->lock);
+	mutex_unlock(&io->lock);
 	kunmap_local(mem);
 	if (!write && !rc)
 		flush_dcache_page(page);
@@ -1447,8 +1451,8 @@ void nvdimm_btt_set_ro(struct device *btt_dev, bool ro)
 		 * no write is half done and none will start.
 		 */
 		for (i = 0; i < btt->nlanes; i++) {
-			spin_lock(&btt->io_lanes[i].lock);
-			spin_unlock(&btt->io_lanes[i].lock);
+			mutex_lock(&btt->io_lanes[i].lock);
+			mutex_unlock(&btt->io_lanes[i].lock);
 		}
 	} else if (READ_ONCE(btt->ro)) {
 		WRITE_ONCE(btt->ro, false);

@@ -80,7 +80,7 @@ struct btt_arena_state {
  * @lock: held for a whole block read or write on this lane
  */
 struct btt_io_lane {
-	spinlock_t lock; /* one block operation at a time */
+	struct mutex lock; /* one block operation at a time */
 } ____cacheline_aligned_in_smp;
 
 /**
@@ -137,7 +137,7 @@ struct btt {
 	u32 nlanes;
 	struct btt_io_lane *io_lanes;
 	u32 nmaplocks;
-	spinlock_t *map_locks; /* map entry access, by cache line */
+	struct mutex *map_locks; /* map entry access, by cache line */
 	u8 *bounce;
 	u32 bounce_stride;
 	u8 *zero_block;

@@ -139,13 +139,35 @@ static ssize_t numa_node_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(numa_node);
 
+/* namespaces and their claim devices: the target node of their region */
+static ssize_t target_node_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n",
+			  nd_region_target_node(to_nd_region(dev->parent)));
+}
+static DEVICE_ATTR_RO(target_node);
+
 static struct attribute *nd_numa_attributes[] = {
 	&dev_attr_numa_node.attr,
+	&dev_attr_target_node.attr,
 	NULL,
 };
 
+static umode_t nd_numa_visible(struct kobject *kobj, struct attribute *a,
+			       int n)
+{
+	struct device *dev = kobj_to_dev(kobj);
+
+	if (a == &dev_attr_target_node.attr &&
+	    !(dev->parent && is_nd_region(dev->parent)))
+		return 0;
+	return a->mode;
+}
+
 const struct attribute_group nd_numa_attribute_group = {
 	.attrs = nd_numa_attributes,
+	.is_visible = nd_numa_visible,
 };
 
 static int __init libnvdimm_init(void)

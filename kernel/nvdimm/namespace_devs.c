@@ -9,6 +9,7 @@
  */
 #include <linux/module.h>
 #include <linux/async.h>
+#include <linux/mm.h>
 #include <linux/device.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -35,6 +36,30 @@ bool nd_region_read_only(struct device *ndns_dev)
 	return READ_ONCE(to_nd_region(ndns_dev->parent)->ro);
 }
 EXPORT_SYMBOL_GPL(nd_region_read_only);
+
+/**
+ * nd_namespace_maps_pages - whether a raw namespace is attached with
+ *	struct pages (mode "memory": fsdax without a pfn device)
+ * @ndns_dev: the namespace device
+ *
+ * Only on a region whose provider allows it (ND_REGION_PAGEMAP: the
+ * e820 and virtio-pmem ranges, as 6.1), unless force_raw is set, and
+ * never over a range that System RAM shares.  The caller holds the
+ * namespace's device lock (force_raw changes under it).
+ */
+bool nd_namespace_maps_pages(struct device *ndns_dev)
+{
+	struct nd_namespace_io *nsio = to_nd_namespace_io(ndns_dev);
+
+	if (!nd_region_pagemap(to_nd_region(ndns_dev->parent)))
+		return false;
+	if (nsio->force_raw || !nsio->res_size)
+		return false;
+	return region_intersects(nsio->res_start, nsio->res_size,
+				 IORESOURCE_SYSTEM_RAM, IORES_DESC_NONE) !=
+		REGION_MIXED;
+}
+EXPORT_SYMBOL_GPL(nd_namespace_maps_pages);
 
 /**
  * nd_namespace_disk_name - block device name for a namespace
@@ -192,6 +217,8 @@ static ssize_t mode_show(struct device *dev, struct device_attribute *attr,
 		mode = "memory";
 	else if (claim && is_nd_dax(claim))
 		mode = "dax";
+	else if (!claim && nd_namespace_maps_pages(dev))
+		mode = "memory";
 	rc = sysfs_emit(buf, "%s\n", mode);
 	device_unlock(dev);
 	return rc;
@@ -411,6 +438,17 @@ int nd_namespace_common_probe(struct device *ndns_dev, struct device *by,
 		dev_dbg(ndns_dev, "%llu bytes: too small to attach\n",
 			nsio->res_size);
 		return -ENXIO;
+	}
+	/*
+	 * struct pages come in subsections: a range the provider lets us
+	 * map (e820, virtio-pmem) must start and end on one, whichever
+	 * personality attaches it (as 6.1; force_raw lifts it)
+	 */
+	if (nd_namespace_maps_pages(ndns_dev) &&
+	    !IS_ALIGNED(nsio->res_start | nsio->res_size, SUBSECTION_SIZE)) {
+		dev_err(ndns_dev, "[%#llx, +%#llx) not aligned to %lu bytes: cannot be mapped\n",
+			nsio->res_start, nsio->res_size, SUBSECTION_SIZE);
+		return -EOPNOTSUPP;
 	}
 	if (is_nd_namespace_blk(ndns_dev)) {
 		range->start = 0;

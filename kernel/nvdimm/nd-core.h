@@ -222,6 +222,8 @@ struct nd_region {
 	unsigned int num_lanes;
 	spinlock_t *lanes;	/* per block window, see @lanes */
 	bool blk_enabled;
+	unsigned long flags;		/* ND_REGION_* of its descriptor */
+	int (*flush)(struct nd_region *nd_region);
 	u16 ndr_mappings;
 	struct nd_mapping mapping[];
 };

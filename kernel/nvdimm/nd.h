@@ -294,7 +294,8 @@ static inline struct nd_pfn *to_nd_pfn(struct device *dev)
 
 struct dev_pagemap;
 int nvdimm_setup_pfn(struct device *dev, struct dev_pagemap *pgmap);
-bool nvdimm_range_is_pmem(u64 start, u64 size);
+bool nvdimm_range_is_pmem(struct nd_region *nd_region, u64 start, u64 size);
+bool nd_region_pagemap(struct nd_region *nd_region);
 int nd_region_target_node(struct nd_region *nd_region);
 
 int nd_claim_dev_attach_check(struct nd_claim_dev *cd, struct range *range);
@@ -302,6 +303,7 @@ int nd_namespace_common_probe(struct device *ndns_dev, struct device *by,
 			      struct range *range);
 int nd_namespace_probe_raw(struct device *ndns_dev);
 bool nd_region_read_only(struct device *ndns_dev);
+bool nd_namespace_maps_pages(struct device *ndns_dev);
 const char *nd_namespace_disk_name(struct device *ndns_dev, char *name,
 				   size_t len);
 

@@ -595,16 +595,21 @@ int nvdimm_setup_pfn(struct device *dev, struct dev_pagemap *pgmap)
 EXPORT_SYMBOL_GPL(nvdimm_setup_pfn);
 
 /**
- * nvdimm_range_is_pmem - whether [@start, +@size) is persistent memory
- *	the kernel knows of (an NFIT SPA range in iomem)
+ * nvdimm_range_is_pmem - whether [@start, +@size) of a region is memory
+ *	the kernel can make struct pages for
+ * @nd_region: the region the range belongs to
  * @start: physical address
  * @size: bytes
  *
- * Only such a range can have struct pages made for it (nfit_test's mock
- * ranges are not).
+ * True for a region whose provider says so (ND_REGION_PAGEMAP: e820's
+ * legacy ranges, virtio-pmem's device memory) and for a range iomem
+ * lists as persistent memory (an NFIT SPA range).  nfit_test's mock
+ * ranges are neither.
  */
-bool nvdimm_range_is_pmem(u64 start, u64 size)
+bool nvdimm_range_is_pmem(struct nd_region *nd_region, u64 start, u64 size)
 {
+	if (test_bit(ND_REGION_PAGEMAP, &nd_region->flags))
+		return true;
 	return region_intersects(start, size, IORESOURCE_MEM,
 				 IORES_DESC_PERSISTENT_MEMORY) ==
 		REGION_INTERSECTS;

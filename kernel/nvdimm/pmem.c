@@ -9,7 +9,11 @@
  *
  * Writes use non-temporal stores (memcpy_flushcache) so that, once ordered
  * by nvdimm_flush(), they sit in the platform's persistence domain; a
- * flush request (REQ_PREFLUSH) and a FUA write both end in nvdimm_flush().
+ * flush request (REQ_PREFLUSH) and a FUA write both end in nvdimm_flush(),
+ * and complete with an I/O error when it fails (virtio-pmem: the host
+ * could not sync its file).  On a region of a provider that allows it
+ * (e820, virtio-pmem), a raw namespace gets struct pages too (mode
+ * "memory", as 6.1).
  * Reads use copy_mc_to_kernel(): a poisoned line ends the bio with an I/O
  * error instead of a machine-check crash.
  */
@@ -85,8 +89,12 @@ static void pmem_submit_bio(struct bio *bio)
 	struct bio_vec bv;
 	bool acct;
 
-	if (bio->bi_opf & REQ_PREFLUSH)
-		nvdimm_flush(pmem->nd_region);
+	/* the flush may sleep (a virtio request): bio context allows it */
+	if ((bio->bi_opf & REQ_PREFLUSH) && nvdimm_flush(pmem->nd_region)) {
+		bio->bi_status = BLK_STS_IOERR;
+		bio_endio(bio);
+		return;
+	}
 
 	acct = blk_queue_io_stat(bio->bi_bdev->bd_disk->queue);
 	if (acct)
@@ -107,8 +115,9 @@ static void pmem_submit_bio(struct bio *bio)
 	if (acct)
 		bio_end_io_acct(bio, start);
 
-	if (bio->bi_opf & REQ_FUA)
-		nvdimm_flush(pmem->nd_region);
+	/* a FUA write is not done until its data is durable */
+	if (!rc && (bio->bi_opf & REQ_FUA) && nvdimm_flush(pmem->nd_region))
+		rc = BLK_STS_IOERR;
 
 	bio->bi_status = rc;
 	bio_endio(bio);
@@ -202,8 +211,12 @@ static int pmem_add_dax(struct device *dev, struct pmem_device *pmem,
 		return PTR_ERR(dax_dev);
 	set_dax_nocache(dax_dev);
 	set_dax_nomc(dax_dev);
-	/* an NFIT region's stores are durable once flushed: MAP_SYNC works */
-	set_dax_synchronous(dax_dev);
+	/*
+	 * MAP_SYNC works where a CPU cache flush makes stores durable (an
+	 * NFIT region), not where the provider must be asked (virtio-pmem)
+	 */
+	if (is_nvdimm_sync(pmem->nd_region))
+		set_dax_synchronous(dax_dev);
 	rc = dax_add_host(dax_dev, disk);
 	if (rc) {
 		dev_err(dev, "could not register the DAX device: %d\n", rc);
@@ -321,7 +334,8 @@ static int pmem_attach_pfn(struct device *dev)
 	pmem->size = range_len(&pmem->pgmap.range) - skip;
 	pmem->virt_addr = addr + skip;
 	/* a range the kernel has a memory map for can be mapped by users */
-	if (nvdimm_range_is_pmem(pmem->pgmap.range.start,
+	if (nvdimm_range_is_pmem(to_nd_region(dev->parent),
+				 pmem->pgmap.range.start,
 				 range_len(&pmem->pgmap.range)))
 		pmem->pfn_flags = PFN_DEV | PFN_MAP;
 	else
@@ -356,6 +370,22 @@ static int nd_pmem_probe(struct device *dev)
 	pmem->size = range_len(&range);
 	/* mapped by nd_namespace_probe_raw() for autodetect, kept */
 	pmem->virt_addr = to_nd_namespace_io(dev)->virt;
+	if (nd_namespace_maps_pages(dev)) {
+		void *addr;
+
+		/* struct pages in RAM for the whole range (no pfn device) */
+		pmem->pgmap.range = range;
+		pmem->pgmap.nr_range = 1;
+		pmem->pgmap.type = MEMORY_DEVICE_FS_DAX;
+		addr = devm_memremap_pages(dev, &pmem->pgmap);
+		if (IS_ERR(addr)) {
+			dev_err(dev, "could not make struct pages for [%#llx, %#llx]: %ld\n",
+				range.start, range.end, PTR_ERR(addr));
+			return PTR_ERR(addr);
+		}
+		pmem->virt_addr = addr;
+		pmem->pfn_flags = PFN_DEV | PFN_MAP;
+	}
 	return pmem_attach_disk(dev, dev, pmem);
 }
 

@@ -94,17 +94,27 @@ static bool nd_region_has_flush_hints(struct nd_region *nd_region)
  * nvdimm_flush - make writes to a region's range durable
  * @nd_region: the region
  *
- * Orders preceding non-temporal stores, then writes every DIMM's
- * write-pending-queue flush hint (when the platform has them; without
- * them the platform's ADR covers the memory controller queues).
- * Returns 0.
+ * Orders preceding non-temporal stores, then either asks the provider
+ * (a region with a flush hook, e.g. virtio-pmem: may sleep, see
+ * nvdimm_flush_may_sleep()) or writes every DIMM's write-pending-queue
+ * flush hint (when the platform has them; without them the platform's
+ * ADR covers the memory controller queues).
+ * Returns 0, or the provider's negative errno: the stores before the
+ * call may not be durable.
  */
 int nvdimm_flush(struct nd_region *nd_region)
 {
-	int i;
+	int i, rc;
 
 	/* order the caller's non-temporal stores before the hint writes */
 	wmb();
+	if (nd_region->flush) {
+		rc = nd_region->flush(nd_region);
+		if (rc)
+			dev_err_ratelimited(&nd_region->dev, "flush failed: %d\n",
+					    rc);
+		return rc;
+	}
 	if (!nd_region_has_flush_hints(nd_region))
 		return 0;
 	for (i = 0; i < nd_region->ndr_mappings; i++) {
@@ -118,6 +128,44 @@ int nvdimm_flush(struct nd_region *nd_region)
 	return 0;
 }
 EXPORT_SYMBOL_GPL(nvdimm_flush);
+
+/**
+ * nvdimm_flush_may_sleep - whether nvdimm_flush() of a region may sleep
+ * @nd_region: the region
+ *
+ * True when the provider's flush hook does the work (it waits for the
+ * device): callers must not hold a spinlock across nvdimm_flush().
+ */
+bool nvdimm_flush_may_sleep(struct nd_region *nd_region)
+{
+	return !!nd_region->flush;
+}
+EXPORT_SYMBOL_GPL(nvdimm_flush_may_sleep);
+
+/**
+ * is_nvdimm_sync - whether stores to a region are durable without a call
+ *	to the provider (a CPU cache flush and fence suffice)
+ * @nd_region: the region
+ *
+ * False for ND_REGION_ASYNC regions: DAX mappings of them cannot honour
+ * MAP_SYNC.
+ */
+bool is_nvdimm_sync(struct nd_region *nd_region)
+{
+	return !test_bit(ND_REGION_ASYNC, &nd_region->flags);
+}
+EXPORT_SYMBOL_GPL(is_nvdimm_sync);
+
+/**
+ * nd_region_pagemap - whether the provider lets the core make struct pages
+ *	for the region's range (ND_REGION_PAGEMAP)
+ * @nd_region: the region
+ */
+bool nd_region_pagemap(struct nd_region *nd_region)
+{
+	return test_bit(ND_REGION_PAGEMAP, &nd_region->flags);
+}
+EXPORT_SYMBOL_GPL(nd_region_pagemap);
 
 /* most bytes moved under one lane hold: bounds the time others spin */
 #define ND_BLK_LANE_CHUNK SZ_64K
@@ -471,6 +519,9 @@ static umode_t nd_region_visible(struct kobject *kobj, struct attribute *a,
 	if (a == &dev_attr_target_node.attr &&
 	    nd_region->target_node == NUMA_NO_NODE)
 		return 0;
+	/* no DIMMs (e820, virtio-pmem): nothing to allocate from, as 6.1 */
+	if (a == &dev_attr_available_size.attr && !nd_region->ndr_mappings)
+		return 0;
 	if (a == &dev_attr_deep_flush.attr && !nd_region->ndr_mappings)
 		return 0;
 	if (a == &dev_attr_deep_flush.attr &&
@@ -648,6 +699,17 @@ static int nd_region_check_desc(struct nvdimm_bus *nvdimm_bus,
 		dev_err(dev, "PMEM region with block-window operations\n");
 		return -EINVAL;
 	}
+	if (blk && (desc->flags || desc->flush)) {
+		dev_err(dev, "BLK region with flags %#lx or a flush hook\n",
+			desc->flags);
+		return -EINVAL;
+	}
+	/* the hook is what makes an asynchronous region's stores durable */
+	if (test_bit(ND_REGION_ASYNC, &desc->flags) != !!desc->flush) {
+		dev_err(dev, "PMEM region %pr: a flush hook goes with ND_REGION_ASYNC, and only with it\n",
+			desc->res);
+		return -EINVAL;
+	}
 	if (desc->num_mappings > 32) {
 		dev_err(dev, "PMEM region with %u mappings (max 32)\n",
 			desc->num_mappings);
@@ -732,6 +794,8 @@ static struct nd_region *nd_region_create(struct nvdimm_bus *nvdimm_bus,
 	nd_region->provider_data = desc->provider_data;
 	nd_region->numa_node = desc->numa_node;
 	nd_region->target_node = desc->target_node;
+	nd_region->flags = desc->flags;
+	nd_region->flush = desc->flush;
 	nd_region->ndr_mappings = desc->num_mappings;
 	for (i = 0; i < desc->num_mappings; i++) {
 		struct nd_mapping_desc *m = &desc->mapping[i];
