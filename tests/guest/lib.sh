@@ -84,16 +84,21 @@ platform_pmem() {
 	# nfit_test.1's io namespace; nfit_test.0's PMEM regions alias BLK,
 	# so they are label-backed and have no namespace until labels exist
 	nfit_test) echo 1 ;;
+	# the memmap= range (nd_e820) and the virtio-pmem device
+	legacy) echo 2 ;;
+	# the unaligned range has no region, the odd-sized device no pmem
+	legacy-bad) echo 1 ;;
 	*) echo 1 ;;
 	esac
 }
 
 # modules of the nd stack that may be loaded, in unload order
-ND_MODULES="dax_pmem device_dax nd_pmem nd_blk nd_btt nfit_test_powercut nd_e820 nfit_test nfit_test_iomap nfit libnvdimm"
+ND_MODULES="dax_pmem device_dax nd_pmem nd_blk nd_btt nfit_test_powercut nd_e820 virtio_pmem nd_virtio nfit_test nfit_test_iomap nfit libnvdimm"
 
 platform_modules() {
 	case $NVT_PLATFORM in
 	nfit_test) echo "nfit_test nd_pmem nd_blk" ;;
+	legacy|legacy-bad) echo "nd_e820 virtio_pmem nd_pmem" ;;
 	*) echo "nfit nd_pmem" ;;
 	esac
 }
@@ -116,6 +121,13 @@ provider_unbind() {
 	for d in /sys/bus/acpi/drivers/nfit/ACPI0012:*; do
 		[ -e "$d" ] || continue
 		echo "${d##*/}" > /sys/bus/acpi/drivers/nfit/unbind || rc=1
+	done
+	# the providers without an NFIT: the e820_pmem platform device, the
+	# virtio-pmem devices
+	for d in /sys/bus/platform/drivers/e820_pmem/e820_pmem* \
+		/sys/bus/virtio/drivers/virtio_pmem/virtio*; do
+		[ -e "$d" ] || continue
+		echo "${d##*/}" > ${d%/*}/unbind || rc=1
 	done
 	return $rc
 }

@@ -17,10 +17,23 @@ from .image import Missing, fresh_dir, image
 # Each platform: NVDIMM devices (name, pmem size, label size) and whether the
 # guest must load nfit_test.  QEMU carves the label area from the end of the
 # memory backend, so the backing file is pmem size + label size.
+# "legacy" (the providers without an NFIT): RAM the kernel command line
+# marks persistent (memmap=SIZE!START: an e820 type-12 range, nd_e820; in
+# the middle of the 1G guest, away from the kernel at 16M and the initrd
+# QEMU loads at the top) and a virtio-pmem-pci device over a backing file
+# (virtio_pmem: the "nvdimms" entry of kind "virtio", no label area).
 PLATFORMS = {
     "qemu": {"nvdimms": [("nvdimm0", 512 * MiB, 0),
                          ("nvdimm1", 512 * MiB, 128 * KiB)]},
     "nfit_test": {"nvdimms": []},
+    "legacy": {"nvdimms": [("vpmem0", 256 * MiB, None)],
+               "append": "memmap=128M!256M"},
+    # bad input for the same providers: a second legacy range that is
+    # not page aligned (start 512M + 2K), and a virtio-pmem device of a
+    # size that is a multiple of pages, not of sections or of 2M (QEMU
+    # itself refuses a size of 0 or of a page fraction)
+    "legacy-bad": {"nvdimms": [("vpmem0", 100 * MiB + 4 * KiB, None)],
+                   "append": "memmap=128M!256M memmap=0x1001000!0x20000800"},
 }
 
 
@@ -42,7 +55,7 @@ def prepare_backing(platform, group, fresh, import_from=None):
     files = []
     for name, size, label in PLATFORMS[platform]["nvdimms"]:
         p = os.path.join(d, name + ".img")
-        total = size + label
+        total = size + (label or 0)
         if fresh or not os.path.exists(p) or os.path.getsize(p) != total:
             if os.path.exists(p):
                 os.unlink(p)
@@ -52,10 +65,32 @@ def prepare_backing(platform, group, fresh, import_from=None):
     return files
 
 
+def fsync_shim_env(backing, outdir):
+    """The environment of a QEMU with a virtio-pmem device: vm/fsync-shim.c
+    (built into build/vm/ when missing or older) preloaded, so that the
+    guest sees and can fail the host's fsyncs of its backing file through
+    its /out share (OUTDIR).  {} without virtio-pmem or /out."""
+    vpmem = [b for b in backing if b[3] is None]
+    if not vpmem or not outdir:
+        return {}
+    src = os.path.join(TOP, "vm", "fsync-shim.c")
+    so = os.path.join(VM, "fsync-shim.so")
+    if not os.path.exists(so) or \
+            os.path.getmtime(so) < os.path.getmtime(src):
+        os.makedirs(VM, exist_ok=True)
+        run(["gcc", "-Wall", "-O2", "-shared", "-fPIC", "-o", so, src,
+             "-ldl"])
+    env = dict(os.environ)
+    env.update({"LD_PRELOAD": so, "NVT_FSYNC_DIR": outdir,
+                "NVT_FSYNC_MATCH": "/%s.img" % vpmem[0][0]})
+    return env
+
+
 def qemu_cmd(cfg, initrd, platform, backing, append, outdir, interactive,
              logfile):
     cmd = ["qemu-system-x86_64", "-accel", cfg.accel, "-smp", cfg.smp,
-           "-machine", "pc,nvdimm=on" if backing else "pc",
+           "-machine", "pc,nvdimm=on" if any(
+               b[3] is not None for b in backing) else "pc",
            "-m", "%s,slots=4,maxmem=8G" % cfg.mem,
            "-kernel", cfg.kernel, "-initrd", initrd, "-append", append,
            "-no-reboot", "-nic", "none",
@@ -63,9 +98,13 @@ def qemu_cmd(cfg, initrd, platform, backing, append, outdir, interactive,
         cfg.qemu_args
     for i, (name, path, size, label) in enumerate(backing):
         cmd += ["-object", "memory-backend-file,id=mem%d,share=on,"
-                "mem-path=%s,size=%d" % (i, path, size),
-                "-device", "nvdimm,id=nv%d,memdev=mem%d%s" %
-                (i, i, ",label-size=%d" % label if label else "")]
+                "mem-path=%s,size=%d" % (i, path, size)]
+        if label is None:
+            cmd += ["-device", "virtio-pmem-pci,id=%s,memdev=mem%d"
+                    % (name, i)]
+        else:
+            cmd += ["-device", "nvdimm,id=nv%d,memdev=mem%d%s" %
+                    (i, i, ",label-size=%d" % label if label else "")]
     if outdir:
         cmd += ["-fsdev", "local,id=out,path=%s,security_model=none" % outdir,
                 "-device", "virtio-9p-pci,fsdev=out,mount_tag=out"]
@@ -145,12 +184,15 @@ def boot(cfg, name, mset, platform="qemu", tests=(), backing_group=None,
               "nvt.name=%s nvt.set=%s nvt.platform=%s nvt.mode=%s "
               "nvt.tests=%s" % (name, mset, platform, mode,
                                 ",".join(tests) or "-"))
+    if PLATFORMS[platform].get("append"):
+        append += " " + PLATFORMS[platform]["append"]
     if cfg.append:
         append += " " + cfg.append
     cmd = qemu_cmd(cfg, initrd, platform, backing, append, outdir,
                    interactive, logfile)
     with open(os.path.join(logs, name + ".cmd"), "w") as f:
         f.write(" ".join("'%s'" % c if " " in c else c for c in cmd) + "\n")
+    env = fsync_shim_env(backing, outdir) or None
     timeout = timeout or cfg.timeout
     say("boot: %s (set %s, platform %s, %s) log %s"
         % (name, mset, platform, "interactive" if interactive else
@@ -160,7 +202,7 @@ def boot(cfg, name, mset, platform="qemu", tests=(), backing_group=None,
     if interactive:
         say("boot: QEMU monitor/console multiplexed: Ctrl-A X quits, "
             "Ctrl-A C switches to the monitor")
-        rc = subprocess.run(cmd).returncode
+        rc = subprocess.run(cmd, env=env).returncode
         res.wall = time.time() - t0
         res.guest_rc = (rc >> 1) - EXIT_BASE if rc & 1 else None
         return res
@@ -169,7 +211,7 @@ def boot(cfg, name, mset, platform="qemu", tests=(), backing_group=None,
     done = False
     ndiag = 0
     with open(logfile, "wb") as log:
-        p = subprocess.Popen(full, stdin=subprocess.DEVNULL,
+        p = subprocess.Popen(full, stdin=subprocess.DEVNULL, env=env,
                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         for raw in p.stdout:
             log.write(raw)
