@@ -5,6 +5,8 @@
 # --installtree; --no-depmod) for the kernel the harness fetched, whose
 # stock module tree is staged in the scratch root; `depmod -b` resolves
 # every module of ours to updates/dkms/ and no stock file went missing;
+# no stock module that needs libnvdimm is left unable to load
+# (tests/host/stock-consumers.py on what DKMS installed);
 # with a second kernel (DKMS_UPGRADE_MK), `dkms autoinstall` for it, as a
 # kernel upgrade runs it.  BOOT=1 then boots the modules DKMS built in
 # QEMU with the boots of DKMS_BOOTS (default ours-1 ours-2).
@@ -147,6 +149,19 @@ p=$(modinfo -b "$R" -k "$KVER" -F filename libnvdimm 2>/dev/null)
 sp=$R/lib/modules/$KVER/kernel/drivers/nvdimm/libnvdimm.ko
 [ -f "$sp" ] && [ -z "$(modinfo -F version "$sp")" ] && [ "$p" != "$sp" ]
 t $? "the stock libnvdimm.ko (no version) is there and shadowed"
+
+# every stock module that needs libnvdimm: installed by the package, or
+# loading against what it installed (cxl_pmem excepted, issue 31)
+if [ -f "$U/libnvdimm.ko" ]; then
+	KDIR=$KDIR STOCK_MODDIR=$STOCK_MODDIR MODULES_DIR=$U CONSUMERS_OUT=$W/stock-consumers.txt \
+		python3 "$TOP/tests/host/stock-consumers.py" > "$W/consumers.log" 2>&1
+	t $? "no stock consumer of libnvdimm left behind: $(tail -n 1 "$W/consumers.log")" ||
+		grep '^not ok\|^stock-consumers: no' "$W/consumers.log" | grep -v '# TODO' | diag
+	grep '# TODO' "$W/consumers.log" |
+		sed 's/^not ok [0-9]* - consumers: \([a-z_0-9]*\):.*# TODO/# \1: TODO/'
+else
+	t 1 "no stock consumer of libnvdimm left behind: DKMS installed no libnvdimm.ko"
+fi
 
 # --- a kernel upgrade: autoinstall for a second kernel --------------------
 if [ -n "${DKMS_UPGRADE_MK:-}" ] && [ -f "$DKMS_UPGRADE_MK" ]; then
