@@ -22,7 +22,7 @@ KVER=${KVER:-$(mk_get "$TOP/build/kernel.mk" KVER)}
 KDIR=${KDIR:-$(mk_get "$TOP/build/kernel.mk" KDIR)}
 STOCK_MODDIR=${STOCK_MODDIR:-$(mk_get "$TOP/build/kernel.mk" STOCK_MODDIR)}
 W=${WORK:-$TOP/build/dkms-check}
-MODS="libnvdimm nfit nd_pmem nd_blk nd_btt dax_pmem"
+MODS="libnvdimm nfit nd_pmem nd_blk nd_btt dax_pmem nd_e820 virtio_pmem nd_virtio"
 pass=0 fail=0 skip=0 n=0
 
 t() {	# t RC DESC
@@ -66,7 +66,8 @@ list=$(dpkg-deb -c "$deb" | awk '{print $6}' | sed 's#^\./#/#')
 S=/usr/src/libnvdimm-$VERSION
 miss=
 for f in dkms.conf Kbuild Makefile VERSION nvdimm/core.c nvdimm/btt.c \
-	nvdimm/pmem.c nvdimm/blk.c acpi/nfit/core.c dax/pmem.c include/libnvdimm.h \
+	nvdimm/pmem.c nvdimm/blk.c nvdimm/e820.c nvdimm/virtio_pmem.c nvdimm/nd_virtio.c \
+	acpi/nfit/core.c dax/pmem.c include/libnvdimm.h \
 	/usr/share/doc/libnvdimm-dkms/copyright; do
 	case $f in /*) p=$f;; *) p=$S/$f;; esac
 	grep -qx "$p" <<< "$list" || miss="$miss $p"
@@ -88,7 +89,9 @@ for m in $MODS; do
 	[ -n "$i" ] && grep -qx "DEST_MODULE_LOCATION\[$i\]=\"/updates/dkms\"" "$conf" || ok=1
 done
 grep -qx "PACKAGE_VERSION=\"$VERSION\"" "$conf" && grep -qx 'AUTOINSTALL="yes"' "$conf" || ok=1
-t $ok "dkms.conf: version $VERSION, AUTOINSTALL, the six modules to /updates/dkms"
+# and nothing else: a module built but not listed is not installed
+[ "$(grep -c '^BUILT_MODULE_NAME\[' "$conf")" = "$(wc -w <<< "$MODS")" ] || ok=1
+t $ok "dkms.conf: version $VERSION, AUTOINSTALL, the $(wc -w <<< "$MODS") modules ($MODS) to /updates/dkms"
 
 # --- a kernel's stock module tree in the scratch root ----------------------
 stage_kernel() {	# stage_kernel KVER STOCK_MODDIR
