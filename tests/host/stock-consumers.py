@@ -23,8 +23,11 @@ symbol), so only our own build of them is safe; loading is not enough.
 Prints TAP, then "stock-consumers: N passed, N failed, N skipped".
 
 Environment: STOCK_MODDIR KDIR (default: build/kernel.mk), MODULES_DIR
-(build/modules), CONSUMERS_OUT (a file to write "name verdict reason"
-lines to; default build/stock-consumers.txt).
+(build/modules), CONSUMERS_OUT (default build/stock-consumers.txt: one
+"name<TAB>verdict<TAB>symbols<TAB>why" line per consumer, verdict shipped,
+loads, missing, layout or exception, symbols the load prediction loads,
+fails or "-" for shipped ones; the guest test prov-consumers checks the
+prediction against the kernel).
 """
 
 import lzma
@@ -284,7 +287,7 @@ def main():
         if name in shipped:
             tap.line(True, "%s: shipped by us (%s)" % (
                 name, os.path.relpath(built[name], TOP)))
-            lines.append((name, "shipped", ""))
+            lines.append((name, "shipped", "-", ""))
             continue
         partly = [w for w, s in (("kernel/Makefile MODULES", in_make),
                                  ("packaging/dkms.conf.in", in_dkms),
@@ -297,22 +300,24 @@ def main():
                 name, have, "loads against ours" if ok else
                 "does not load against ours", why),
                 "TODO " + EXCEPTIONS[name])
-            lines.append((name, "exception", why))
+            lines.append((name, "exception", "loads" if ok else "fails",
+                          why))
         elif rel.startswith(LAYOUT_DIRS):
             tap.line(False, "%s: not shipped%s (stock %s uses libnvdimm's "
                      "private structures: only our build of it is safe; "
                      "symbols: %s)" % (name, have, rel, why))
-            lines.append((name, "missing", why))
+            lines.append((name, "layout", "loads" if ok else "fails", why))
         else:
             tap.line(ok, "%s: %s%s" % (
                 name, "not shipped%s, loads against ours: " % have if ok else
                 "not shipped%s and does not load against ours: " % have, why))
-            lines.append((name, "loads" if ok else "missing", why))
+            lines.append((name, "loads" if ok else "missing",
+                          "loads" if ok else "fails", why))
     try:
         os.makedirs(os.path.dirname(out_path), exist_ok=True)
         with open(out_path, "w") as f:
-            for name, v, why in lines:
-                f.write("%s\t%s\t%s\n" % (name, v, why))
+            for line in lines:
+                f.write("\t".join(line) + "\n")
     except OSError as e:
         print("# cannot write %s: %s" % (out_path, e))
     return tap.finish()
