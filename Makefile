@@ -151,7 +151,8 @@ mutate:
 		$(if $(KHDR_COMMON),KHDR_COMMON=$(KHDR_COMMON))
 
 # Host suites, each ending in its own "N passed, N failed" line: the NFIT
-# walker (tests/host), libndctl/ndctl on fake sysfs trees under ASan
+# walker (tests/host), every stock module that needs libnvdimm shipped by
+# us or loading against ours (tests/host/stock-consumers.py), libndctl/ndctl on fake sysfs trees under ASan
 # (tests/userspace), make install with its manuals and bash completion in
 # a temporary DESTDIR, and the kernel habits (W=1, sparse, checkpatch).
 host-check: kernel
@@ -160,6 +161,8 @@ _host-check:
 	@rc=0; \
 	echo "test: NFIT walker unit tests (tests/host)"; \
 	$(MAKE) --no-print-directory -C tests/host check KHDR_COMMON=$(KHDR_COMMON) KDIR=$(KDIR) || rc=1; \
+	echo "test: stock consumers of libnvdimm, each shipped or loading against ours (tests/host/stock-consumers.py)"; \
+	KDIR=$(KDIR) $(PYTHON) tests/host/stock-consumers.py || rc=1; \
 	echo "test: libndctl + ndctl on fake sysfs trees (tests/userspace)"; \
 	$(MAKE) --no-print-directory -C tests/userspace check || rc=1; \
 	echo "test: make install, manuals, bash completion (tests/userspace/install-check.sh)"; \
