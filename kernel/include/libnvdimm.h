@@ -234,7 +234,6 @@ struct nd_region *nvdimm_blk_region_create(struct nvdimm_bus *nvdimm_bus,
 struct nd_region *to_nd_region(struct device *dev);
 void *nd_region_provider_data(struct nd_region *nd_region);
 int nvdimm_flush(struct nd_region *nd_region);
-bool nvdimm_flush_may_sleep(struct nd_region *nd_region);
 bool is_nvdimm_sync(struct nd_region *nd_region);
 u64 nd_fletcher64(const void *addr, size_t len, bool le);
 

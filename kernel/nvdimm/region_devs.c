@@ -95,8 +95,8 @@ static bool nd_region_has_flush_hints(struct nd_region *nd_region)
  * @nd_region: the region
  *
  * Orders preceding non-temporal stores, then either asks the provider
- * (a region with a flush hook, e.g. virtio-pmem: may sleep, see
- * nvdimm_flush_may_sleep()) or writes every DIMM's write-pending-queue
+ * (a region with a flush hook, e.g. virtio-pmem: sleeps, so no caller
+ * may hold a spinlock) or writes every DIMM's write-pending-queue
  * flush hint (when the platform has them; without them the platform's
  * ADR covers the memory controller queues).
  * Returns 0, or the provider's negative errno: the stores before the
@@ -128,19 +128,6 @@ int nvdimm_flush(struct nd_region *nd_region)
 	return 0;
 }
 EXPORT_SYMBOL_GPL(nvdimm_flush);
-
-/**
- * nvdimm_flush_may_sleep - whether nvdimm_flush() of a region may sleep
- * @nd_region: the region
- *
- * True when the provider's flush hook does the work (it waits for the
- * device): callers must not hold a spinlock across nvdimm_flush().
- */
-bool nvdimm_flush_may_sleep(struct nd_region *nd_region)
-{
-	return !!nd_region->flush;
-}
-EXPORT_SYMBOL_GPL(nvdimm_flush_may_sleep);
 
 /**
  * is_nvdimm_sync - whether stores to a region are durable without a call

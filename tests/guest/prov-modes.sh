@@ -43,6 +43,37 @@ blk_io() {	# DEV SEED: buffered at the start, FUA at the end, read back
 		nvt-pattern verify /dev/$1 -1M 1M $(($2 + 1))
 }
 
+# dax_fs DEV STEP: ext4 on /dev/DEV mounted -o dax, a file through mmap,
+# STATX_ATTR_DAX, MAP_SYNC (granted on e820, refused on virtio-pmem)
+dax_fs() {
+	local rc
+	if ! mkfs.ext4 -q -F -b 4096 /dev/$1 > /tmp/mkfs.out 2>&1 ||
+		! mount -o dax /dev/$1 $M > /tmp/mnt.out 2>&1; then
+		nok "$P $2: mkfs.ext4 + mount -o dax /dev/$1"
+		sed 's/^/#   /' /tmp/mkfs.out /tmp/mnt.out
+		return
+	fi
+	check "$P $2 ($1, ext4 -o dax): 4M through mmap, read back" \
+		sh -c "nvt-mmap write $M/f 0 4M $seed && nvt-mmap verify $M/f 0 4M $seed"
+	nvt-mmap statx $M/f > /dev/null 2>&1
+	expect_eq "$P $2: the file is DAX (STATX_ATTR_DAX)" "$?" 0
+	nvt-mmap write $M/s 0 4096 $((seed + 1)) --sync > /tmp/sync.out 2>&1
+	rc=$?
+	echo "$P $2 map_sync=$rc" >> $OUT
+	if [ $P = virtio-pmem ] && [ "$NVT_SET" = stock ]; then
+		# measured: on this asynchronous region the stock modules
+		# granted MAP_SYNC in some runs and refused it in others (raw
+		# and fsdax alike); recorded, not asserted; ours always
+		# refuse (compare-prov.py)
+		ok "$P $2: MAP_SYNC on stock: nvt-mmap exit $rc (0 granted, 3 refused; not asserted)"
+	elif [ $P = virtio-pmem ]; then
+		expect_eq "$P $2: MAP_SYNC refused (EOPNOTSUPP: nvt-mmap exit 3)" $rc 3
+	else
+		expect_eq "$P $2: MAP_SYNC granted" $rc 0
+	fi
+	umount $M
+}
+
 seed=27000
 for P in e820 virtio-pmem; do
 	ns=$(prov_ns $P)
@@ -55,6 +86,8 @@ for P in e820 virtio-pmem; do
 	if mode_to $ns raw; then
 		bd=$(bdev $ns)
 		check "$P raw ($bd): 1M buffered + 1M O_DSYNC written, read back" blk_io $bd $seed
+		# no pfn device, yet struct pages (mode "memory"): DAX works
+		dax_fs $bd raw
 		echo "$P raw $(ns_line $ns)" >> $OUT
 	fi
 	seed=$((seed + 10))
@@ -71,26 +104,7 @@ for P in e820 virtio-pmem; do
 	seed=$((seed + 10))
 
 	if mode_to $ns fsdax; then
-		bd=$(bdev $ns)
-		if mkfs.ext4 -q -F -b 4096 /dev/$bd > /tmp/mkfs.out 2>&1 &&
-			mount -o dax /dev/$bd $M > /tmp/mnt.out 2>&1; then
-			check "$P fsdax ($bd, ext4 -o dax): 4M through mmap, read back" \
-				sh -c "nvt-mmap write $M/f 0 4M $seed && nvt-mmap verify $M/f 0 4M $seed"
-			nvt-mmap statx $M/f > /dev/null 2>&1
-			expect_eq "$P fsdax: the file is DAX (STATX_ATTR_DAX)" "$?" 0
-			nvt-mmap write $M/s 0 4096 $((seed + 1)) --sync > /tmp/sync.out 2>&1
-			rc=$?
-			echo "$P fsdax map_sync=$rc" >> $OUT
-			if [ $P = virtio-pmem ]; then
-				expect_eq "$P fsdax: MAP_SYNC refused (EOPNOTSUPP: nvt-mmap exit 3)" $rc 3
-			else
-				expect_eq "$P fsdax: MAP_SYNC granted" $rc 0
-			fi
-			umount $M
-		else
-			nok "$P fsdax: mkfs.ext4 + mount -o dax /dev/$bd"
-			sed 's/^/#   /' /tmp/mkfs.out /tmp/mnt.out
-		fi
+		dax_fs $(bdev $ns) fsdax
 		echo "$P fsdax $(ns_line $ns)" >> $OUT
 	fi
 	seed=$((seed + 10))

@@ -6,6 +6,8 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/prov.inc"
 
+prov_modules
+
 ns=$(prov_ns virtio-pmem)
 [ -n "$ns" ] || { nok "no virtio-pmem namespace"; exit 0; }
 ndctl list -n $ns > /tmp/p.json

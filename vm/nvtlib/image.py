@@ -86,6 +86,42 @@ def module_set_files(cfg, mset):
     return files, None
 
 
+# Stock modules that need libnvdimm or live beside it (issue 27) and have
+# no module of the same name in the image: staged outside the module tree
+# (lib/stock-consumers/, where modprobe never finds them) for
+# tests/guest/prov-consumers.sh, with the stock dependencies the image
+# lacks, their modules.dep lines (deps), the names of the drivers/nvdimm/
+# and drivers/acpi/nfit/ ones (layout) and the host's verdicts
+# (predicted: tests/host/stock-consumers.py's build/stock-consumers.txt).
+CONSUMER_DIRS = ("kernel/drivers/nvdimm/", "kernel/drivers/acpi/nfit/")
+
+
+def stage_consumers(cfg, stage, files):
+    deps = read_moddep(cfg.stock_moddir)
+    have = {modname(rel) for _, rel in files}
+    cons = sorted(n for n, (rel, d) in deps.items()
+                  if n != "libnvdimm" and n not in have and
+                  ("libnvdimm" in d or rel.startswith(CONSUMER_DIRS)))
+    out = os.path.join(stage, "lib", "stock-consumers")
+    os.makedirs(out, exist_ok=True)
+    need = set()
+    with open(os.path.join(out, "deps"), "w") as f:
+        for n in cons:
+            f.write("%s: %s\n" % (n, " ".join(deps[n][1])))
+            need.add(n)
+            need.update(d for d in deps[n][1] if d not in have)
+    for n in sorted(need):
+        stage_copy(stage, os.path.join(cfg.stock_moddir, deps[n][0]),
+                   "lib/stock-consumers/%s.ko" % n)
+    with open(os.path.join(out, "layout"), "w") as f:
+        f.write("".join(n + "\n" for n in cons
+                        if deps[n][0].startswith(CONSUMER_DIRS)))
+    pred = os.path.join(BUILD, "stock-consumers.txt")
+    if os.path.exists(pred):
+        shutil.copy2(pred, os.path.join(out, "predicted"))
+    return cons
+
+
 # -------------------------------------------------------------- initramfs ---
 
 KMOD_LINKS = ["modprobe", "insmod", "rmmod", "lsmod", "modinfo", "depmod"]
@@ -239,6 +275,10 @@ def build_modules(cfg, mset, out):
             stage_copy(stage, src, os.path.join(mdir, f)[len(stage):])
     for src, rel in files:
         stage_copy(stage, src, os.path.join(mdir, rel)[len(stage):])
+    if mset != "stock":
+        cons = stage_consumers(cfg, stage, files)
+        say("image: %d stock consumers of libnvdimm not in set %s -> "
+            "/lib/stock-consumers/ (prov-consumers)" % (len(cons), mset))
     r = subprocess.run(["depmod", "-b", stage, cfg.kver], capture_output=True,
                        text=True)
     if r.returncode:

@@ -883,10 +883,46 @@ static int nfit_register_regions(struct acpi_nfit_desc *acpi_desc)
 	return 0;
 }
 
+/* every registered NFIT bus, for nfit_get_smbios_id() */
+static LIST_HEAD(acpi_descs);
+static DEFINE_MUTEX(acpi_descs_lock);
+
+/**
+ * nfit_get_smbios_id - the SMBIOS handle of an NVDIMM, for the memory
+ *	error (EDAC) drivers that name the DIMM of an error
+ * @device_handle: the NFIT device handle of the DIMM
+ * @flags: set to its memory-map flags (ACPI_NFIT_MEM_*)
+ *
+ * Returns the SMBIOS Memory Device handle (the memory map's physical
+ * id) of the first registered NFIT DIMM with @device_handle, or -ENODEV.
+ */
+int nfit_get_smbios_id(u32 device_handle, u16 *flags)
+{
+	struct acpi_nfit_desc *acpi_desc;
+	struct nfit_mem *nfit_mem;
+	int rc = -ENODEV;
+
+	mutex_lock(&acpi_descs_lock);
+	list_for_each_entry(acpi_desc, &acpi_descs, list) {
+		nfit_mem = nfit_mem_find(acpi_desc, device_handle);
+		if (nfit_mem) {
+			*flags = nfit_mem->mem_flags;
+			rc = nfit_mem->phys_id;
+			break;
+		}
+	}
+	mutex_unlock(&acpi_descs_lock);
+	return rc;
+}
+EXPORT_SYMBOL_GPL(nfit_get_smbios_id);
+
 static void acpi_nfit_unregister(void *data)
 {
 	struct acpi_nfit_desc *acpi_desc = data;
 
+	mutex_lock(&acpi_descs_lock);
+	list_del_init(&acpi_desc->list);
+	mutex_unlock(&acpi_descs_lock);
 	nvdimm_bus_unregister(acpi_desc->nvdimm_bus);
 	acpi_desc->nvdimm_bus = NULL;
 }
@@ -914,6 +950,7 @@ int acpi_nfit_init(struct acpi_nfit_desc *acpi_desc, const void *nfit,
 
 	INIT_LIST_HEAD(&acpi_desc->dimms);
 	INIT_LIST_HEAD(&acpi_desc->blk_claims);
+	INIT_LIST_HEAD(&acpi_desc->list);
 	copy = devm_kmemdup(dev, nfit, len, GFP_KERNEL);
 	subs = devm_kcalloc(dev, nfit_table_max_subs(len), sizeof(*subs),
 			    GFP_KERNEL);
@@ -944,6 +981,9 @@ int acpi_nfit_init(struct acpi_nfit_desc *acpi_desc, const void *nfit,
 		acpi_nfit_unregister(acpi_desc);
 		return rc;
 	}
+	mutex_lock(&acpi_descs_lock);
+	list_add_tail(&acpi_desc->list, &acpi_descs);
+	mutex_unlock(&acpi_descs_lock);
 	/*
 	 * Added last, so that it runs first when @dev unbinds: the bus with
 	 * every DIMM, region and namespace on it is gone before the devm

@@ -68,6 +68,7 @@ struct nfit_mem {
  *	ACPI firmware, keeps the core's default (6.1's)
  * @blk_claims: struct nfit_blk_claim list: the control-register and
  *	block-data-window ranges claimed for BLK regions, one per SPA range
+ * @list: entry in core.c's list of registered buses (nfit_get_smbios_id())
  */
 struct acpi_nfit_desc {
 	struct nvdimm_bus_descriptor nd_desc;
@@ -80,6 +81,7 @@ struct acpi_nfit_desc {
 	unsigned long dimm_cmd_mask;
 	unsigned long pmem_align;
 	struct list_head blk_claims;
+	struct list_head list;
 };
 
 static inline struct acpi_nfit_desc *to_acpi_nfit_desc(struct nvdimm_bus_descriptor *nd_desc)
@@ -89,6 +91,7 @@ static inline struct acpi_nfit_desc *to_acpi_nfit_desc(struct nvdimm_bus_descrip
 
 int acpi_nfit_init(struct acpi_nfit_desc *acpi_desc, const void *nfit,
 		   u32 len);
+int nfit_get_smbios_id(u32 device_handle, u16 *flags);
 void nfit_log(void *ctx, bool error, const char *fmt, ...) __printf(3, 4);
 
 /* ND_CMD_DIMM_FLAGS: what a BLK DIMM needs around block-window accesses */
