@@ -7,6 +7,7 @@
 #   make check-stock   only the oracle boots (Debian's modules)
 #   make bench   fio on /dev/pmem0 and its BTT, ours vs stock
 #   make bench-blk   fio on a BLK vs a PMEM namespace of nfit_test
+#   make bench-prov  fio on the e820 and virtio-pmem namespaces, ours vs stock
 #   make check-debug   our modules (production + test build, with gcov) on
 #                a debug kernel (KASAN, lockdep, kmemleak, UBSAN): the boots
 #                of tests/guest/plan-debug, any checker report fails,
@@ -79,13 +80,13 @@ GUEST_TOOLS := $(patsubst tests/guest/tools/%.c,$(BUILD)/guest-tools/%,$(wildcar
 SUBMAKE = $(MAKE) --no-print-directory
 
 .PHONY: all help deps kernel modules userspace _userspace host-check tools initramfs run check \
-	check-stock check-boots _check-boots deb deb-check _deb-check check-debug bench bench-blk soak _soak stress clean _modules _host-check _initramfs _run \
+	check-stock check-boots _check-boots deb deb-check _deb-check check-debug bench bench-blk bench-prov soak _soak stress clean _modules _host-check _initramfs _run \
 	_check _check-stock _bench install uninstall man
 
 all: modules
 
 help:
-	@sed -n '2,33p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,34p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@scripts/install-deps.sh
@@ -325,6 +326,9 @@ _bench:
 
 bench-blk: modules userspace tools
 	@$(NVT) bench --blk
+
+bench-prov: modules userspace tools
+	@$(NVT) bench --prov
 
 clean:
 	rm -rf $(BUILD)

@@ -8,8 +8,9 @@ Sub-commands (normally called from the top-level Makefile):
   run    [--set SET] [--interactive]  boot, show the topology (or a shell)
   check  [--sets stock,ours]        run the boots of tests/guest/plan, print
                                     "N passed, N failed, N skipped"
-  bench [--blk]                     fio on /dev/pmem0 and its BTT, ours vs stock;
-                                    --blk: BLK vs PMEM namespaces on nfit_test
+  bench [--blk|--prov]              fio on /dev/pmem0 and its BTT, ours vs stock;
+                                    --blk: BLK vs PMEM namespaces on nfit_test;
+                                    --prov: the e820 and virtio-pmem namespaces
 
 Everything it needs comes from build/kernel.mk (written by
 scripts/fetch-kernel.sh); each of its variables can be overridden from the
@@ -116,6 +117,9 @@ def main():
     p.add_argument("--timeout", type=int)
     p.add_argument("--blk", action="store_true",
                    help="BLK against PMEM on nfit_test (make bench-blk)")
+    p.add_argument("--prov", action="store_true",
+                   help="the e820 and virtio-pmem namespaces of platform "
+                   "legacy, ours vs stock (make bench-prov)")
     args = ap.parse_args()
     cfg = Config()
     if args.cmd == "image":

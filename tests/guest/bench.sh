@@ -1,6 +1,8 @@
 # bench: fio on /dev/pmem0, then on its BTT (make bench; not in check);
 # on nfit_test (make bench-blk): a BLK namespace against a PMEM one of
-# the same mock bus.  Writes "job value unit" lines to $NVT_OUT/bench.txt.
+# the same mock bus; on legacy (make bench-prov): the e820 and the
+# virtio-pmem namespace (bench-prov.inc).  Writes "job value unit" lines
+# to $NVT_OUT/bench.txt.
 . "$(dirname "$0")/lib.sh"
 
 DEV=${NVT_BENCH_DEV:-/dev/pmem0}
@@ -13,6 +15,7 @@ if ! command -v fio > /dev/null; then
 fi
 engine=psync
 DIRECT=1
+[ "$NVT_PLATFORM" = qemu ] || DEV="the $NVT_PLATFORM namespaces"
 echo "# nvt: bench: fio $(fio --version) on $DEV, ioengine=$engine, O_DIRECT, ${RUNTIME}s per job"
 # name rw bs field: terse v3 fields: 7 read bw KiB/s, 8 read IOPS,
 # 48 write bw KiB/s, 49 write IOPS
@@ -38,6 +41,11 @@ fio_jobs() {
 }
 
 JOBS4="seq-read-1M read 1M 7 MiB/s|seq-write-1M write 1M 48 MiB/s|rand-read-4K randread 4K 8 IOPS|rand-write-4K randwrite 4K 49 IOPS"
+
+if [ "$NVT_PLATFORM" = legacy ]; then
+	. "$(dirname "$0")/bench-prov.inc"
+	exit 0
+fi
 
 if [ "$NVT_PLATFORM" = nfit_test ]; then
 	# 16 MiB through DIMM 0x100's block window (4096-byte sectors) and
