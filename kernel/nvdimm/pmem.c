@@ -200,13 +200,56 @@ static void pmem_release_disk(void *data)
 }
 
 /* register @pmem's DAX device for @disk (a pfn device with struct pages) */
+/* most dax_devices pmem_alloc_dax() sets aside before it gives up */
+#define PMEM_DAX_TRIES 8
+
+/*
+ * alloc_dax() for @pmem.  6.1's dax core resets a dax_device's flags only
+ * when its slab object is first constructed, so an allocation may come
+ * back with the flags of a freed one, DAXDEV_SYNC among them (measured:
+ * MAP_SYNC granted on virtio-pmem after an e820 fsdax disk went away,
+ * on the stock modules too).  An asynchronous region must not get such
+ * an object: those are set aside (held, so the next allocation is
+ * another object), and released once a clean one is had.
+ */
+static struct dax_device *pmem_alloc_dax(struct device *dev,
+					 struct pmem_device *pmem)
+{
+	struct dax_device *dax_dev, *stale[PMEM_DAX_TRIES];
+	int i, n = 0;
+
+	for (;;) {
+		dax_dev = alloc_dax(pmem, &pmem_dax_ops);
+		if (IS_ERR(dax_dev) || is_nvdimm_sync(pmem->nd_region) ||
+		    !dax_synchronous(dax_dev))
+			break;
+		if (n == PMEM_DAX_TRIES) {
+			dev_err(dev, "no DAX device without a stale synchronous flag after %d tries\n",
+				n);
+			kill_dax(dax_dev);
+			put_dax(dax_dev);
+			dax_dev = ERR_PTR(-EBUSY);
+			break;
+		}
+		stale[n++] = dax_dev;
+	}
+	for (i = 0; i < n; i++) {
+		kill_dax(stale[i]);
+		put_dax(stale[i]);
+	}
+	if (n)
+		dev_info(dev, "set aside %d DAX device(s) with a stale synchronous flag\n",
+			 n);
+	return dax_dev;
+}
+
 static int pmem_add_dax(struct device *dev, struct pmem_device *pmem,
 			struct gendisk *disk)
 {
 	struct dax_device *dax_dev;
 	int rc;
 
-	dax_dev = alloc_dax(pmem, &pmem_dax_ops);
+	dax_dev = pmem_alloc_dax(dev, pmem);
 	if (IS_ERR(dax_dev))
 		return PTR_ERR(dax_dev);
 	set_dax_nocache(dax_dev);
