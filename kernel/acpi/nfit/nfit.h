@@ -151,7 +151,4 @@ struct nfit_blk *nfit_blk_init(struct acpi_nfit_desc *acpi_desc,
 			       struct nfit_mem *nfit_mem,
 			       const struct acpi_nfit_memory_map *memdev);
 
-/* exported by the kernel (CONFIG_ARCH_HAS_PMEM_API); <linux/libnvdimm.h> is upstream's */
-void arch_invalidate_pmem(void *addr, size_t size);
-
 #endif /* __NFIT_H__ */
