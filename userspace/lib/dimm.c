@@ -168,6 +168,7 @@ NDCTL_EXPORT void ndctl_cmd_unref(struct ndctl_cmd *cmd)
 		return;
 	if (cmd_owns_data(cmd))
 		free(cmd->data);
+	free(cmd->buf);
 	ndctl_cmd_unref(cmd->source);
 	free(cmd);
 }
@@ -355,6 +356,8 @@ NDCTL_EXPORT int ndctl_cmd_submit(struct ndctl_cmd *cmd)
 
 	if (!cmd)
 		return -EINVAL;
+	if (!cmd->dimm)
+		return nd_bus_cmd_submit(cmd);
 	fd = dimm_open(cmd->dimm);
 	if (fd < 0) {
 		cmd->status = fd;

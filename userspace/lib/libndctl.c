@@ -125,6 +125,8 @@ static void free_namespace(struct ndctl_namespace *ndns)
 	free(ndns->path);
 	free(ndns->devname);
 	free(ndns->alt_name);
+	free(ndns->bbs);
+	free(ndns->injected);
 	free(ndns);
 }
 
@@ -178,6 +180,7 @@ static void free_region(struct ndctl_region *region)
 	free_pfn_list(region->pfns);
 	free_pfn_list(region->daxs);
 	free_pfn_list(region->dead_pfns);
+	free(region->bbs);
 	free(region->path);
 	free(region->devname);
 	free(region);
@@ -541,9 +544,20 @@ NDCTL_EXPORT const char *ndctl_bus_get_cmd_name(struct ndctl_bus *bus, int cmd)
 	return nd_cmd_name(cmd, false);
 }
 
+/* the scrub moves on: read nfit/scrub again at each call */
 NDCTL_EXPORT const char *ndctl_bus_get_scrub_state(struct ndctl_bus *bus)
 {
-	if (!bus || !bus->scrub_state[0])
+	char buf[ND_ATTR_MAX];
+
+	if (!bus)
+		return NULL;
+	if (nd_read_attr(bus->ctx, bus->path, "nfit/scrub", buf) == 0) {
+		size_t l = strlen(buf);
+
+		snprintf(bus->scrub_state, sizeof(bus->scrub_state), "%s",
+				l && buf[l - 1] == '+' ? "active" : "idle");
+	}
+	if (!bus->scrub_state[0])
 		return NULL;
 	return bus->scrub_state;
 }

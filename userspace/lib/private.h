@@ -109,6 +109,9 @@ struct ndctl_region {
 	struct ndctl_btt *dead_btts;
 	struct ndctl_pfn *dead_pfns;
 	char persistence_domain[32];
+	/* badblocks.c: the last read of badblocks, and the iterator */
+	struct badblock *bbs;
+	unsigned int n_bbs, bb_next;
 };
 
 struct sector_sizes {
@@ -134,6 +137,12 @@ struct ndctl_namespace {
 	int raw_mode;
 	int numa_node;
 	char blockdev[256];
+	/* badblocks.c */
+	struct badblock *bbs;
+	unsigned int n_bbs, bb_next;
+	/* inject.c: the last ndctl_namespace_injection_status() */
+	struct ndctl_bb *injected;
+	unsigned int n_injected;
 };
 
 struct ndctl_btt {
@@ -177,7 +186,10 @@ struct ndctl_dax {
 };
 
 struct ndctl_cmd {
-	struct ndctl_dimm *dimm;
+	struct ndctl_dimm *dimm;	/* NULL: a bus command (ars.c, inject.c) */
+	struct ndctl_bus *bus;
+	void *buf;			/* bus command envelope */
+	unsigned int buf_size;
 	int refcount;
 	int type;
 	int status;
@@ -187,6 +199,11 @@ struct ndctl_cmd {
 	unsigned char *data;		/* config_size bytes for read/write */
 	struct ndctl_cmd *source;
 };
+
+/* bus commands (ars.c): submit through /dev/ndctlN */
+int nd_bus_cmd_submit(struct ndctl_cmd *cmd);
+struct ndctl_cmd *nd_bus_cmd_alloc(struct ndctl_bus *bus, int type,
+		unsigned int size);
 
 /* logging */
 void ndctl_log(struct ndctl_ctx *ctx, int priority, const char *file,

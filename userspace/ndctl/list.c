@@ -30,6 +30,7 @@ static const struct cmd_help list_help = {
 	"    -N, --namespaces      include namespace info (default)\n"
 	"    -i, --idle            include idle devices\n"
 	"    -c, --configured      include configured namespaces, disabled or not\n"
+	"    -M, --media-errors    include media errors\n"
 	"    -u, --human           use human friendly number formats\n"
 	"    -v, --verbose         increase output detail\n"
 	"    -h, --help            show this help\n",
@@ -37,7 +38,7 @@ static const struct cmd_help list_help = {
 
 struct list_opts {
 	const char *bus, *region, *dimm, *ns, *mode, *type;
-	bool B, D, R, N, idle, configured, human, verbose;
+	bool B, D, R, N, idle, configured, human, verbose, media;
 	int vlevel;		/* -v given this many times */
 };
 
@@ -354,6 +355,90 @@ static struct json_object *dimm_to_json(struct ndctl_dimm *dimm, bool human)
 	return j;
 }
 
+static void put_array(struct json_object *parent, const char *key,
+		struct json_object *arr);
+
+/*
+ * "dimms": the DIMMs holding [@base + offset * 512, +len * 512), as far
+ * as libndctl can tell (a region that is not interleaved: its DIMM).
+ */
+static struct json_object *badblock_dimms(struct ndctl_region *region,
+		unsigned long long base, const struct badblock *b)
+{
+	struct ndctl_bus *bus = ndctl_region_get_bus(region);
+	unsigned long long addr;
+	struct json_object *arr;
+	struct ndctl_dimm *dimm;
+
+	if (base == ULLONG_MAX || ndctl_region_get_interleave_ways(region) != 1
+			|| b->offset > (ULLONG_MAX - base) / 512)
+		return NULL;
+	addr = base + b->offset * 512;
+	dimm = ndctl_bus_get_dimm_by_physical_address(bus, addr);
+	if (!dimm)
+		return NULL;
+	arr = json_object_new_array();
+	if (arr)
+		json_object_array_add(arr, json_object_new_string(
+					ndctl_dimm_get_devname(dimm)));
+	return arr;
+}
+
+static struct json_object *badblock_to_json(struct ndctl_region *region,
+		unsigned long long base, const struct badblock *b)
+{
+	struct json_object *j = json_object_new_object();
+
+	if (!j)
+		return NULL;
+	add(j, "offset", json_object_new_int64(b->offset));
+	add(j, "length", json_object_new_int64(b->len));
+	add(j, "dimms", badblock_dimms(region, base, b));
+	return j;
+}
+
+/* the system-physical start of what the namespace's sectors count from */
+static unsigned long long ns_data_start(struct ndctl_namespace *ndns)
+{
+	struct ndctl_pfn *pfn = ndctl_namespace_get_pfn(ndns);
+	struct ndctl_dax *dax = ndctl_namespace_get_dax(ndns);
+
+	if (pfn)
+		return ndctl_pfn_get_resource(pfn);
+	if (dax)
+		return ndctl_dax_get_resource(dax);
+	return ndctl_namespace_get_resource(ndns);
+}
+
+/*
+ * A namespace's known media errors as 76.1 lists them: badblock_count
+ * when non-zero; with -M the "badblocks" array too, except in sector
+ * mode, where the count is the region's entries over the whole
+ * namespace (BTT metadata included) and no array is printed.
+ */
+static void namespace_media_errors(struct json_object *j,
+		struct ndctl_namespace *ndns, bool media)
+{
+	bool sector = ndctl_namespace_get_mode(ndns) == NDCTL_NS_MODE_SAFE;
+	struct json_object *arr = NULL;
+	unsigned long long count = 0;
+	struct badblock *b;
+
+	if (media && !sector)
+		arr = json_object_new_array();
+	ndctl_namespace_badblock_foreach(ndns, b) {
+		count += b->len;
+		if (arr)
+			json_object_array_add(arr, badblock_to_json(
+					ndctl_namespace_get_region(ndns),
+					ns_data_start(ndns), b));
+	}
+	if (count)
+		add(j, "badblock_count", json_object_new_int64(count));
+	if (arr)
+		put_array(j, "badblocks", arr);
+}
+
 static struct json_object *region_to_json(struct ndctl_region *region,
 		const struct list_opts *o)
 {
@@ -414,6 +499,15 @@ static struct json_object *region_to_json(struct ndctl_region *region,
 	bb = ndctl_region_get_badblock_count(region);
 	if (bb)
 		add(j, "badblock_count", json_object_new_int64(bb));
+	if (bb && o->media) {
+		struct json_object *arr = json_object_new_array();
+		struct badblock *b;
+
+		ndctl_region_badblock_foreach(region, b)
+			json_object_array_add(arr, badblock_to_json(region,
+					ndctl_region_get_resource(region), b));
+		put_array(j, "badblocks", arr);
+	}
 	if (!ndctl_region_is_enabled(region))
 		add(j, "state", json_object_new_string("disabled"));
 	pd = ndctl_region_get_persistence_domain(region);
@@ -542,6 +636,7 @@ int cmd_list(int argc, char **argv)
 		{ "namespaces", no_argument, NULL, 'N' },
 		{ "idle", no_argument, NULL, 'i' },
 		{ "configured", no_argument, NULL, 'c' },
+		{ "media-errors", no_argument, NULL, 'M' },
 		{ "human", no_argument, NULL, 'u' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -557,7 +652,7 @@ int cmd_list(int argc, char **argv)
 
 	memset(&o, 0, sizeof(o));
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "b:r:d:n:m:t:BDRNicuvh", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "b:r:d:n:m:t:BDRNicMuvh", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'b': o.bus = optarg; break;
 		case 'r': o.region = optarg; break;
@@ -571,6 +666,7 @@ int cmd_list(int argc, char **argv)
 		case 'N': o.N = true; break;
 		case 'i': o.idle = true; break;
 		case 'c': o.configured = true; break;
+		case 'M': o.media = true; break;
 		case 'u': o.human = true; break;
 		case 'v': o.verbose = true; o.vlevel++; verbose = 1; break;
 		case 'h': return print_help(&list_help, stdout);
@@ -591,7 +687,7 @@ int cmd_list(int argc, char **argv)
 	 * which this list does not print)
 	 */
 	if (o.vlevel >= 1)
-		o.N = true;
+		o.N = o.media = true;
 	if (o.vlevel >= 2)
 		o.B = o.D = o.R = true;
 	if (o.vlevel >= 3)
@@ -662,8 +758,10 @@ int cmd_list(int argc, char **argv)
 							continue;
 						jns = namespace_to_json(ndns, o.human,
 								o.verbose, false);
-						if (jns)
-							json_object_array_add(rnss, jns);
+						if (!jns)
+							continue;
+						namespace_media_errors(jns, ndns, o.media);
+						json_object_array_add(rnss, jns);
 					}
 				}
 				if (o.R && o.N && !o.B && !o.D) {

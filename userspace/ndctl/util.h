@@ -69,6 +69,9 @@ int cmd_check_labels(int argc, char **argv);
 int cmd_zero_labels(int argc, char **argv);
 int cmd_init_labels(int argc, char **argv);
 int cmd_check_namespace(int argc, char **argv);
+int cmd_inject_error(int argc, char **argv);
+int cmd_start_scrub(int argc, char **argv);
+int cmd_wait_scrub(int argc, char **argv);
 
 /* raw access to a namespace (namespace.c), see there */
 int namespace_release(struct ndctl_namespace *ndns);

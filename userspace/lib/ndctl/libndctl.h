@@ -449,6 +449,91 @@ int ndctl_namespace_check_unused(struct ndctl_namespace *ndns);
 int ndctl_namespace_disable_safe(struct ndctl_namespace *ndns);
 int ndctl_region_disable_safe(struct ndctl_region *region);
 
+/* ---- media errors (symbols LIBNDCTL_4; 76.1's names and semantics) ---- */
+/* ars.c: bus commands through /dev/ndctlN (sysfs-abi §9.1) */
+struct ndctl_range {
+	unsigned long long address;
+	unsigned long long length;
+};
+struct ndctl_cmd *ndctl_bus_cmd_new_ars_cap(struct ndctl_bus *bus,
+		unsigned long long address, unsigned long long len);
+struct ndctl_cmd *ndctl_bus_cmd_new_ars_start(struct ndctl_cmd *ars_cap, int type);
+struct ndctl_cmd *ndctl_bus_cmd_new_ars_status(struct ndctl_cmd *ars_cap);
+unsigned int ndctl_cmd_ars_cap_get_size(struct ndctl_cmd *ars_cap);
+int ndctl_cmd_ars_cap_get_range(struct ndctl_cmd *ars_cap,
+		struct ndctl_range *range);
+unsigned int ndctl_cmd_ars_cap_get_clear_unit(struct ndctl_cmd *ars_cap);
+int ndctl_cmd_ars_in_progress(struct ndctl_cmd *ars_status);
+unsigned int ndctl_cmd_ars_num_records(struct ndctl_cmd *ars_stat);
+unsigned long long ndctl_cmd_ars_get_record_addr(struct ndctl_cmd *ars_stat,
+		unsigned int rec_index);
+unsigned long long ndctl_cmd_ars_get_record_len(struct ndctl_cmd *ars_stat,
+		unsigned int rec_index);
+int ndctl_cmd_ars_stat_get_flag_overflow(struct ndctl_cmd *ars_stat);
+struct ndctl_cmd *ndctl_bus_cmd_new_clear_error(unsigned long long address,
+		unsigned long long len, struct ndctl_cmd *ars_cap);
+unsigned long long ndctl_cmd_clear_error_get_cleared(struct ndctl_cmd *clear_err);
+/* the kernel's scrub (ndbusN/nfit/scrub) */
+int ndctl_bus_start_scrub(struct ndctl_bus *bus);
+/* UINT_MAX when the bus has no scrub */
+unsigned int ndctl_bus_get_scrub_count(struct ndctl_bus *bus);
+int ndctl_bus_wait_for_scrub_completion(struct ndctl_bus *bus);
+/* seconds; 0: no periodic re-read / no limit */
+int ndctl_bus_poll_scrub_completion(struct ndctl_bus *bus,
+		unsigned int poll_interval, unsigned int timeout);
+
+/* badblocks.c: the kernel's lists, 512-byte sectors */
+struct badblock {
+	unsigned long long offset;
+	unsigned int len;
+};
+struct badblock *ndctl_region_get_first_badblock(struct ndctl_region *region);
+struct badblock *ndctl_region_get_next_badblock(struct ndctl_region *region);
+#define ndctl_region_badblock_foreach(region, badblock) \
+	for (badblock = ndctl_region_get_first_badblock(region); \
+	     badblock != NULL; \
+	     badblock = ndctl_region_get_next_badblock(region))
+struct badblock *ndctl_namespace_get_first_badblock(struct ndctl_namespace *ndns);
+struct badblock *ndctl_namespace_get_next_badblock(struct ndctl_namespace *ndns);
+#define ndctl_namespace_badblock_foreach(ndns, badblock) \
+	for (badblock = ndctl_namespace_get_first_badblock(ndns); \
+	     badblock != NULL; \
+	     badblock = ndctl_namespace_get_next_badblock(ndns))
+struct ndctl_region *ndctl_bus_get_region_by_physical_address(
+		struct ndctl_bus *bus, unsigned long long address);
+/* a non-interleaved region's DIMM; NULL for interleaved ones (no Translate SPA) */
+struct ndctl_dimm *ndctl_bus_get_dimm_by_physical_address(
+		struct ndctl_bus *bus, unsigned long long address);
+
+/* inject.c: NFIT error injection (ND_CMD_CALL, functions 7-9) */
+int ndctl_bus_has_error_injection(struct ndctl_bus *bus);
+enum ndctl_namespace_inject_flags {
+	NDCTL_NS_INJECT_NOTIFY = 0,
+	NDCTL_NS_INJECT_SATURATE,
+};
+int ndctl_namespace_inject_error(struct ndctl_namespace *ndns,
+		unsigned long long block, unsigned long long count, bool notify);
+int ndctl_namespace_inject_error2(struct ndctl_namespace *ndns,
+		unsigned long long block, unsigned long long count,
+		unsigned int flags);
+int ndctl_namespace_uninject_error(struct ndctl_namespace *ndns,
+		unsigned long long block, unsigned long long count);
+int ndctl_namespace_uninject_error2(struct ndctl_namespace *ndns,
+		unsigned long long block, unsigned long long count,
+		unsigned int flags);
+int ndctl_namespace_injection_status(struct ndctl_namespace *ndns);
+struct ndctl_bb;
+unsigned long long ndctl_bb_get_block(struct ndctl_bb *bb);
+unsigned long long ndctl_bb_get_count(struct ndctl_bb *bb);
+struct ndctl_bb *ndctl_namespace_injection_get_first_bb(
+		struct ndctl_namespace *ndns);
+struct ndctl_bb *ndctl_namespace_injection_get_next_bb(
+		struct ndctl_namespace *ndns, struct ndctl_bb *bb);
+#define ndctl_namespace_bb_foreach(ndns, bb) \
+	for (bb = ndctl_namespace_injection_get_first_bb(ndns); \
+	     bb != NULL; \
+	     bb = ndctl_namespace_injection_get_next_bb(ndns, bb))
+
 #ifdef __cplusplus
 }
 #endif
