@@ -1,0 +1,144 @@
+# media: our ndctl's media-error commands beside Debian's ndctl 76.1 on
+# nfit_test (issue 28 #7): inject-error (--block/--count, --status,
+# --uninject, --saturate, --no-notify), start-scrub, wait-scrub and
+# list --media-errors on nfit_test.1's namespace (1-way: one DIMM),
+# each result compared with what 76.1 gives for the same request, and
+# what one binary injected read back by the other; bad input refused by
+# both with the same exit status and nothing injected.  The poison is
+# cleared at the end (uninjected, then the sectors written).
+# usage: sh media.sh OUR_NDCTL [DEBIAN_NDCTL]
+. "$(dirname "$0")/common.sh"
+
+if [ ! -d /sys/devices/platform/nfit_test.1 ]; then
+	skip "media errors" "needs the nfit_test platform"
+	exit 0
+fi
+settle
+BUS=nfit_test.1
+B1=$(ls -d /sys/devices/platform/nfit_test.1/ndbus* | head -n 1)
+"$THEIRS" list -b $BUS -N > /tmp/m.json 2> /dev/null
+ns=$(sed -n 's/^[ \t]*"dev":"\(namespace[^"]*\)".*/\1/p' /tmp/m.json | head -n 1)
+bd=$(sed -n 's/^[ \t]*"blockdev":"\([^"]*\)".*/\1/p' /tmp/m.json | head -n 1)
+if [ -z "$ns" ] || [ -z "$bd" ]; then
+	nok "no namespace with a block device on $BUS"
+	exit 0
+fi
+diag "$BUS: $ns ($bd)"
+blocks=$(( $(attr /sys/bus/nd/devices/$ns/size) / 512 ))
+flat() { tr -d ' \t\n'; }
+
+# both BIN ARGS...: ours and theirs, outputs in /tmp/o.*, /tmp/t.*, $orc $trc
+both() {
+	"$OURS" "$@" > /tmp/o.out 2> /tmp/o.err
+	orc=$?
+	"$THEIRS" "$@" > /tmp/t.out 2> /tmp/t.err
+	trc=$?
+}
+# same DESC ARGS...: same exit status and the same JSON (order-free)
+same() {
+	local desc=$1
+	shift
+	both "$@"
+	canon /tmp/o.out > /tmp/o.canon
+	canon /tmp/t.out > /tmp/t.canon
+	if [ $orc = $trc ] && cmp -s /tmp/o.canon /tmp/t.canon; then
+		ok "$desc: as ndctl 76.1 (exit $orc, $(flat < /tmp/o.out | head -c 120))"
+	else
+		nok "$desc: ours exit $orc, 76.1 exit $trc"
+		diff /tmp/t.canon /tmp/o.canon | head -n 10 | sed 's/^/#   /'
+		sed 's/^/#   ours: /' /tmp/o.err | head -n 3
+		sed 's/^/#   76.1: /' /tmp/t.err | head -n 3
+	fi
+}
+status_of() { "$1" inject-error --status $ns 2> /dev/null | flat; }
+
+# --- injections, read back by the other binary -----------------------------------
+before=$(status_of "$THEIRS")
+expect_eq "no injected errors at the start (76.1 --status)" "$before" "$(status_of "$OURS")"
+"$OURS" inject-error --block=8 --count=2 $ns > /tmp/o.out 2> /tmp/o.err
+rc=$?
+[ $rc = 0 ] && ok "ours: inject-error --block=8 --count=2 $ns" || { nok "ours: inject-error: exit $rc"; sed 's/^/#   /' /tmp/o.err; }
+expect_eq "76.1 --status sees ours' injection" "$(status_of "$THEIRS")" '{"badblocks":[{"block":8,"count":2}]}'
+same "inject-error --status" inject-error --status $ns
+
+# the scrub finds it: start by ours, wait by ours, then the same by 76.1
+"$OURS" start-scrub $BUS > /tmp/o.out 2> /tmp/o.err
+rc=$?
+case "$rc:$(flat < /tmp/o.out)" in
+0:*'"dev":"'${B1##*/}'"'*) ok "ours: start-scrub $BUS ($(flat < /tmp/o.out))" ;;
+*) nok "ours: start-scrub $BUS: exit $rc"; sed 's/^/#   /' /tmp/o.err ;;
+esac
+"$OURS" wait-scrub $BUS > /tmp/o.out 2> /tmp/o.err
+rc=$?
+case "$rc:$(flat < /tmp/o.out)" in
+0:*'"scrub_state":"idle"'*) ok "ours: wait-scrub $BUS: idle" ;;
+*) nok "ours: wait-scrub: exit $rc $(flat < /tmp/o.out)"; sed 's/^/#   /' /tmp/o.err ;;
+esac
+"$THEIRS" start-scrub $BUS > /tmp/t.out 2>&1
+"$THEIRS" wait-scrub $BUS > /tmp/t.out 2>&1
+same "wait-scrub $BUS after the scrub" wait-scrub $BUS
+same "wait-scrub (every bus)" wait-scrub
+expect_eq "/sys/block/$bd/badblocks after the scrub" "$(cat /sys/block/$bd/badblocks | tr '\n' ' ')" "8 2 "
+for o in "-N" "-NM" "-RNM" "-BRNM" "-NM -u" "-Mv"; do
+	# shellcheck disable=SC2086
+	same "list $o -b $BUS" list $o -b $BUS
+done
+"$OURS" list -NM -n $ns | flat > /tmp/o.flat
+grep -q '"badblock_count":2,"badblocks":\[{"offset":8,"length":2' /tmp/o.flat &&
+	ok "ours: list -NM: badblock_count 2, offset 8 length 2" || nok "ours: list -NM: $(cat /tmp/o.flat)"
+
+# uninject by ours: 76.1 sees none; the kernel's list keeps them until written
+"$OURS" inject-error --uninject --block=8 --count=2 $ns > /tmp/o.out 2> /tmp/o.err
+rc=$?
+[ $rc = 0 ] && ok "ours: inject-error --uninject -B 8 -n 2" || { nok "ours: --uninject: exit $rc"; sed 's/^/#   /' /tmp/o.err; }
+expect_eq "76.1 --status after ours' --uninject" "$(status_of "$THEIRS")" "$before"
+same "inject-error --status (none)" inject-error --status $ns
+
+# 76.1 injects (saturated, no notify), ours reads it back and withdraws it
+"$THEIRS" inject-error -B 20 -n 3 -S -N $ns > /dev/null 2>&1
+expect_eq "ours --status sees 76.1's -B 20 -n 3 -S" "$(status_of "$OURS")" "$(status_of "$THEIRS")"
+"$OURS" inject-error -d -B 20 -n 3 -S $ns > /dev/null 2> /tmp/o.err
+expect_eq "ours: -d -B 20 -n 3 -S withdrew it (76.1 --status)" "$(status_of "$THEIRS")" "$before"
+# the same request by each binary leaves the same injection
+for req in "-B 40 -n 1" "-B 41 -n 4 -S" "-B 60 -n 2 -N"; do
+	# shellcheck disable=SC2086
+	"$OURS" inject-error $req $ns > /dev/null 2>&1
+	o=$(status_of "$THEIRS")
+	# shellcheck disable=SC2086
+	"$OURS" inject-error -d $req $ns > /dev/null 2>&1
+	# shellcheck disable=SC2086
+	"$THEIRS" inject-error $req $ns > /dev/null 2>&1
+	t=$(status_of "$THEIRS")
+	# shellcheck disable=SC2086
+	"$THEIRS" inject-error -d $req $ns > /dev/null 2>&1
+	expect_eq "inject-error $req: ours injects what 76.1 injects" "$o" "$t"
+done
+expect_eq "all withdrawn" "$(status_of "$THEIRS")" "$before"
+
+# --- bad input: the same refusal, nothing injected --------------------------------
+for req in "-B $blocks -n 1" "-B $((blocks - 1)) -n 0" "-B 0 -n 0" "-t -B 1" "-B x -n 1" \
+		"-B 0x80000000000000 -n 1" "-B 18446744073709551615 -n 1"; do
+	# shellcheck disable=SC2086
+	same "inject-error $req" inject-error $req $ns
+	expect_eq "inject-error $req: nothing injected" "$(status_of "$THEIRS")" "$before"
+done
+# ours refuses a range that ends outside before sending any of it (76.1
+# injects the blocks inside, then fails with EINVAL: the same exit)
+# shellcheck disable=SC2086
+"$OURS" inject-error -B $((blocks - 1)) -n 2 $ns > /dev/null 2> /tmp/o.err
+rc=$?
+expect_eq "ours: -B $((blocks - 1)) -n 2: EINVAL (exit 234)" "$rc" 234
+expect_eq "ours: -B $((blocks - 1)) -n 2: nothing injected" "$(status_of "$THEIRS")" "$before"
+same "inject-error on no such namespace" inject-error -B 1 -n 1 namespace99.0
+same "start-scrub 99 (no such bus)" start-scrub 99
+same "wait-scrub 99" wait-scrub 99
+
+# --- clean up: a scrub, then every sector the kernel lists written -----------------
+"$OURS" start-scrub $BUS > /dev/null 2>&1
+"$OURS" wait-scrub $BUS > /dev/null 2>&1
+cat /sys/block/$bd/badblocks > /tmp/bb.left
+while read -r s c; do
+	dd if=/dev/zero of=/dev/$bd bs=512 seek=$s count=$c oflag=direct 2> /dev/null
+done < /tmp/bb.left
+expect_eq "/sys/block/$bd/badblocks empty after writing the listed sectors ($(flat < /tmp/bb.left))" \
+	"$(cat /sys/block/$bd/badblocks)" ""
