@@ -370,8 +370,10 @@ static void clear_injected(struct ndctl_namespace *ndns)
  * @ndns: the namespace
  *
  * Fills the list ndctl_namespace_bb_foreach() walks with the records of
- * the injection-status function that lie in the namespace, as blocks
- * from its start (a record reaching outside is clipped to it).
+ * the injection-status function that lie in the namespace, as the
+ * blocks they touch from its start (a record reaching outside is
+ * clipped to it; records in adjacent or the same blocks are joined, as
+ * 76.1 lists the per-block clear_err_unit injections of one request).
  * Returns 0 or a negative errno.
  */
 NDCTL_EXPORT int ndctl_namespace_injection_status(struct ndctl_namespace *ndns)
@@ -422,7 +424,8 @@ NDCTL_EXPORT int ndctl_namespace_injection_status(struct ndctl_namespace *ndns)
 	}
 	for (i = 0; i < n; i++) {
 		unsigned long long b = st->record[i].base;
-		unsigned long long l = st->record[i].length, e;
+		unsigned long long l = st->record[i].length, e, blk, bend;
+		struct ndctl_bb *prev;
 
 		if (__builtin_add_overflow(b, l, &e) || !l || e <= start
 				|| b >= end) {
@@ -434,8 +437,18 @@ NDCTL_EXPORT int ndctl_namespace_injection_status(struct ndctl_namespace *ndns)
 			b = start;
 		if (e > end)
 			e = end;
-		ndns->injected[ndns->n_injected].block = (b - start) / NS_BLOCK;
-		ndns->injected[ndns->n_injected].count = (e - b) / NS_BLOCK;
+		/* the blocks it touches, joined to the previous entry's (76.1) */
+		blk = (b - start) / NS_BLOCK;
+		bend = (e - start + NS_BLOCK - 1) / NS_BLOCK;
+		prev = ndns->n_injected ? &ndns->injected[ndns->n_injected - 1]
+			: NULL;
+		if (prev && blk >= prev->block && blk <= prev->block + prev->count) {
+			if (bend > prev->block + prev->count)
+				prev->count = bend - prev->block;
+			continue;
+		}
+		ndns->injected[ndns->n_injected].block = blk;
+		ndns->injected[ndns->n_injected].count = bend - blk;
 		ndns->n_injected++;
 	}
 out:

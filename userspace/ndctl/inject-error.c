@@ -85,11 +85,13 @@ static int show_status(struct ndctl_namespace *ndns, bool human)
 				json_hex(ndctl_bb_get_count(bb), human));
 		json_object_array_add(arr, e);
 	}
-	if (json_object_array_length(arr))
+	/* 76.1 prints nothing when nothing is injected */
+	if (json_object_array_length(arr)) {
 		json_object_object_add(j, "badblocks", arr);
-	else
+		json_print(j);
+	} else {
 		json_object_put(arr);
-	json_print(j);
+	}
 	json_object_put(j);
 	return 0;
 }
@@ -191,7 +193,16 @@ int cmd_inject_error(int argc, char **argv)
 			flags |= 1 << NDCTL_NS_INJECT_NOTIFY;
 		rc = ndctl_namespace_inject_error2(ndns, block, count, flags);
 	}
-	if (rc)
+	if (rc == 0) {
+		/* 76.1: the namespace with its media errors, as list -M */
+		struct json_object *j = namespace_to_json(ndns, human, false, false);
+
+		if (j) {
+			namespace_media_errors(j, ndns, true);
+			json_print(j);
+			json_object_put(j);
+		}
+	} else
 		fail("%s: Unable to %s error: %s (%d)",
 				ndctl_namespace_get_devname(ndns),
 				uninject ? "uninject" : "inject", strerror(-rc), rc);

@@ -416,7 +416,7 @@ static unsigned long long ns_data_start(struct ndctl_namespace *ndns)
  * mode, where the count is the region's entries over the whole
  * namespace (BTT metadata included) and no array is printed.
  */
-static void namespace_media_errors(struct json_object *j,
+void namespace_media_errors(struct json_object *j,
 		struct ndctl_namespace *ndns, bool media)
 {
 	bool sector = ndctl_namespace_get_mode(ndns) == NDCTL_NS_MODE_SAFE;

@@ -87,5 +87,8 @@ int collect_namespaces(struct ndctl_ctx *ctx, const char *bus_f,
 /* namespace JSON shared by list and create-namespace */
 struct json_object *namespace_to_json(struct ndctl_namespace *ndns, bool human,
 		bool verbose_fields, bool dax_region);
+/* list.c: its badblock_count and, with @media, the badblocks array */
+void namespace_media_errors(struct json_object *j,
+		struct ndctl_namespace *ndns, bool media);
 
 #endif
