@@ -33,7 +33,8 @@ echo "TAP version 13"
 # added here, with its page (the checks below also find the ones missing).
 COMMANDS="list create-namespace destroy-namespace enable-namespace
 disable-namespace enable-region disable-region enable-dimm disable-dimm
-read-labels write-labels zero-labels init-labels check-labels check-namespace"
+read-labels write-labels zero-labels init-labels check-labels check-namespace
+inject-error start-scrub wait-scrub"
 
 # --------------------------------------------------------------- install
 D=$T/root

@@ -159,6 +159,8 @@ _nvt_ndctl()
 	case $sub in
 	list|create-namespace) return 0 ;;
 	*-namespace) w="$(_nvt_ndctl_devices namespace) all" ;;
+	inject-error) w="$(_nvt_ndctl_devices namespace)" ;;
+	*-scrub) w="$(_nvt_ndctl_devices bus) all" ;;
 	*-region) w="$(_nvt_ndctl_devices region) all" ;;
 	*-dimm|*-labels) w="$(_nvt_ndctl_devices dimm) all" ;;
 	*) return 0 ;;
