@@ -95,6 +95,46 @@ done
 grep -q '"badblock_count":2,"badblocks":\[{"offset":8,"length":2' /tmp/o.flat &&
 	ok "ours: list -NM: badblock_count 2, offset 8 length 2" || nok "ours: list -NM: $(cat /tmp/o.flat)"
 
+# libndctl's ARS calls (ndctl-ars-api, tests/userspace/ars-api.c): a
+# scrub of the region through ARS Cap/Start/Status finds the injected
+# lines of blocks 8 and 9; Clear Error refuses bad ranges before sending
+# and clears the good ones, after which 76.1 sees no injection left
+region=$(basename "$(dirname "$(readlink -f /sys/bus/nd/devices/$ns)")")
+nsoff=$(( $(attr /sys/bus/nd/devices/$ns/resource) - $(attr /sys/bus/nd/devices/$region/resource) ))
+api=$(command -v ndctl-ars-api)
+if [ -z "$api" ]; then
+	nok "ndctl-ars-api not in the guest"
+else
+	"$api" $BUS $region scrub > /tmp/ars.out 2> /tmp/ars.err
+	rc=$?
+	r8=$(printf 'record %#x ' $((nsoff + 8 * 512)))
+	r9=$(printf 'record %#x ' $((nsoff + 9 * 512)))
+	if [ $rc = 0 ] && grep -q "^cap 256 256" /tmp/ars.out && grep -q "^$r8" /tmp/ars.out \
+			&& grep -q "^$r9" /tmp/ars.out && grep -q "^overflow 0" /tmp/ars.out; then
+		ok "libndctl ARS cap/start/status of $region: $(tr '\n' ' ' < /tmp/ars.out)"
+	else
+		nok "libndctl ARS scrub of $region: exit $rc: $(tr '\n' ' ' < /tmp/ars.out)"
+		sed 's/^/#   /' /tmp/ars.err
+	fi
+	unit=$(sed -n 's/^cap [0-9]* \([0-9]*\)/\1/p' /tmp/ars.out)
+	unit=${unit:-256}
+	size=$(attr /sys/bus/nd/devices/$region/size)
+	for bad in "$((nsoff + 8 * 512 + 1)) $unit" "$((nsoff + 8 * 512)) 0" "$((nsoff + 8 * 512)) $((unit + 1))" \
+			"$((size - unit)) $((2 * unit))" "$size $unit" "0 0xffffffffffffff00"; do
+		# shellcheck disable=SC2086
+		"$api" $BUS $region badclear $bad > /tmp/ars.out 2> /tmp/ars.err
+		rc=$?
+		[ $rc = 0 ] && ok "libndctl clear_error [$bad]: refused before sending" ||
+			{ nok "libndctl clear_error [$bad]: exit $rc"; sed 's/^/#   /' /tmp/ars.err; }
+	done
+	for b in 8 9; do
+		"$api" $BUS $region clear $((nsoff + b * 512)) $unit > /tmp/ars.out 2> /tmp/ars.err
+		rc=$?
+		expect_eq "libndctl clear_error of block $b's unit: cleared" "$rc:$(cat /tmp/ars.out)" "0:cleared $unit"
+	done
+	expect_eq "76.1 --status after libndctl's clear_error: none left" "$(status_of "$THEIRS")" "$before"
+fi
+
 # uninject by ours: 76.1 sees none; the kernel's list keeps them until written
 "$OURS" inject-error --uninject --block=8 --count=2 $ns > /tmp/o.out 2> /tmp/o.err
 rc=$?
