@@ -259,6 +259,7 @@ NDCTL_EXPORT struct ndctl_cmd *ndctl_bus_cmd_new_ars_status(
 {
 	struct nd_cmd_ars_status *st;
 	struct nd_cmd_ars_cap *cap;
+	struct ndctl_cmd *cmd;
 	unsigned int size;
 
 	if (!cmd_ok(ars_cap, ND_CMD_ARS_CAP)) {
@@ -278,7 +279,16 @@ NDCTL_EXPORT struct ndctl_cmd *ndctl_bus_cmd_new_ars_status(
 				ars_cap->bus->devname, size);
 		return NULL;
 	}
-	return nd_bus_cmd_alloc(ars_cap->bus, ND_CMD_ARS_STATUS, size);
+	cmd = nd_bus_cmd_alloc(ars_cap->bus, ND_CMD_ARS_STATUS, size);
+	if (!cmd)
+		return NULL;
+	/*
+	 * The kernel sizes the output by the out_length the caller puts in
+	 * (the whole envelope: there is no input); the firmware overwrites it
+	 */
+	st = cmd->buf;
+	st->out_length = size;
+	return cmd;
 }
 
 /**
@@ -348,14 +358,15 @@ NDCTL_EXPORT int ndctl_cmd_ars_in_progress(struct ndctl_cmd *ars_status)
 
 /*
  * The records an ARS Status output really holds: num_records, bounded by
- * its out_length (counted from the address field) and by the buffer.
+ * the firmware's out_length (the output's bytes from its start, status
+ * and out_length included) and by the buffer.
  */
 static unsigned int ars_records(struct ndctl_cmd *cmd)
 {
 	struct nd_cmd_ars_status *st = cmd->buf;
 	size_t hdr = sizeof(*st), fits, out;
 
-	out = (size_t)st->out_length + offsetof(struct nd_cmd_ars_status, address);
+	out = st->out_length;
 	if (out > cmd->buf_size)
 		out = cmd->buf_size;
 	if (out < hdr)
