@@ -24,6 +24,12 @@ if [ -z "$ns" ] || [ -z "$bd" ]; then
 	exit 0
 fi
 diag "$BUS: $ns ($bd)"
+# the bus must offer ARS (nfit/scrub) and the injection functions 7-9
+mask=$(attr $B1/nfit/dsm_mask)
+if [ ! -e $B1/nfit/scrub ] || [ $(( ${mask:-0} & 0x380 )) != $((0x380)) ]; then
+	skip "media errors on $BUS" "its firmware has no ARS or error injection (dsm_mask ${mask:-none})"
+	exit 0
+fi
 blocks=$(( $(attr /sys/bus/nd/devices/$ns/size) / 512 ))
 flat() { tr -d ' \t\n'; }
 
