@@ -7,8 +7,9 @@
  *
  * A namespace's blocks are 512-byte sectors from the start of what the
  * namespace shows its user: the pfn or dax device's data for fsdax and
- * devdax, the namespace itself for raw and sector mode (a BTT's own
- * translation stays the kernel's).  Block B is the system-physical
+ * devdax, the namespace itself for raw mode.  A sector-mode namespace
+ * is refused (EOPNOTSUPP, as ndctl 76.1: its man page says the offset
+ * counts from the namespace, its library refuses).  Block B is the system-physical
  * address start + B * 512.  Without NDCTL_NS_INJECT_SATURATE only the
  * first clear_err_unit bytes of each block are injected (one command per
  * block); with it, each whole block.
@@ -101,6 +102,11 @@ static int ns_bounds(struct ndctl_namespace *ndns, unsigned long long *start,
 	struct ndctl_pfn *pfn = ndctl_namespace_get_pfn(ndns);
 	struct ndctl_dax *dax = ndctl_namespace_get_dax(ndns);
 
+	/* 76.1: a BTT's sectors are not the namespace's: not supported */
+	if (ndctl_namespace_get_btt(ndns)) {
+		dbg(ns_ctx(ndns), "%s: sector mode: no injection", ndns->devname);
+		return -EOPNOTSUPP;
+	}
 	if (pfn) {
 		*start = ndctl_pfn_get_resource(pfn);
 		*size = ndctl_pfn_get_size(pfn);

@@ -3,9 +3,13 @@
 # --uninject, --saturate, --no-notify), start-scrub, wait-scrub and
 # list --media-errors on nfit_test.1's namespace (1-way: one DIMM),
 # each result compared with what 76.1 gives for the same request, and
-# what one binary injected read back by the other; bad input refused by
-# both with the same exit status and nothing injected.  The poison is
-# cleared at the end (uninjected, then the sectors written).
+# what one binary injected read back by the other; libndctl's ARS calls
+# (ndctl-ars-api: cap/start/status records, clear-error and its
+# refusals); bad input refused by both with the same exit status and
+# nothing injected; the same on fsdax, devdax and sector namespaces of
+# nfit_test.0 (blocks from the data's start; sector mode refused by
+# both).  Injections are withdrawn at the end and the listed sectors
+# written (whether that clears the kernel's list is nd_pmem's).
 # usage: sh media.sh OUR_NDCTL [DEBIAN_NDCTL]
 . "$(dirname "$0")/common.sh"
 
@@ -56,7 +60,7 @@ same() {
 		sed 's/^/#   76.1: /' /tmp/t.err | head -n 3
 	fi
 }
-status_of() { "$1" inject-error --status $ns 2> /dev/null | flat; }
+status_of() { "$1" inject-error --status ${2:-$ns} 2> /dev/null | flat; }
 
 # --- injections, read back by the other binary -----------------------------------
 before=$(status_of "$THEIRS")
@@ -192,6 +196,60 @@ expect_eq "ours: -B 0x80000000000000 -n 1: nothing injected" "$(status_of "$THEI
 same "inject-error on no such namespace" inject-error -B 1 -n 1 namespace99.0
 same "start-scrub 99 (no such bus)" start-scrub 99
 same "wait-scrub 99" wait-scrub 99
+
+# --- fsdax, devdax, sector: blocks count from the data; list -M ---------------------
+# on a namespace 76.1 creates in a pmem region of nfit_test.0 (nfit_test.1's
+# is read-only), destroyed after each mode
+preg=
+for r in /sys/devices/platform/nfit_test.0/ndbus*/region*; do
+	[ "$(attr $r/nstype)" = 5 ] && [ "$(attr $r/available_size)" -ge $((32 << 20)) ] 2> /dev/null &&
+		{ preg=${r##*/}; break; }
+done
+if [ -z "$preg" ]; then
+	skip "fsdax, devdax and sector injections" "no pmem region of nfit_test.0 with 32 MiB free"
+else
+	for mode in fsdax devdax sector; do
+		a=
+		[ $mode = devdax ] && a="-a 4K"
+		# shellcheck disable=SC2086
+		"$THEIRS" create-namespace -r $preg -m $mode -s 32M $a > /tmp/cn.out 2>&1
+		ns2=$(sed -n 's/^[ \t]*"dev":"\(namespace[^"]*\)".*/\1/p' /tmp/cn.out | head -n 1)
+		if [ -z "$ns2" ]; then
+			# not ours to judge (76.1 and the kernel's dax); say why
+			skip "$mode injections" "76.1's create-namespace -r $preg -m $mode -s 32M failed: $(grep -m1 -i error /tmp/cn.out)"
+			"$THEIRS" destroy-namespace -f all -r $preg > /dev/null 2>&1
+			continue
+		fi
+		settle
+		b2=$(status_of "$THEIRS" $ns2)
+		for req in "-B 8 -n 2" "-B 3 -n 1 -S -N"; do
+			# shellcheck disable=SC2086
+			"$OURS" inject-error $req $ns2 > /dev/null 2>&1
+			orc=$?
+			o=$(status_of "$THEIRS" $ns2)
+			# shellcheck disable=SC2086
+			"$OURS" inject-error -d $req $ns2 > /dev/null 2>&1
+			# shellcheck disable=SC2086
+			"$THEIRS" inject-error $req $ns2 > /dev/null 2>&1
+			trc=$?
+			t=$(status_of "$THEIRS" $ns2)
+			expect_eq "$mode $ns2: inject-error $req: ours injects what 76.1 injects" "$orc:$o" "$trc:$t"
+			[ $trc = 0 ] && same "$mode $ns2: inject-error --status after 76.1's $req" inject-error --status $ns2
+			# shellcheck disable=SC2086
+			"$THEIRS" inject-error -d $req $ns2 > /dev/null 2>&1
+		done
+		# the notified injection's scrub: the kernel's lists as each lists them
+		"$THEIRS" inject-error -B 8 -n 2 $ns2 > /dev/null 2>&1
+		"$OURS" start-scrub nfit_test.0 > /dev/null 2>&1
+		"$OURS" wait-scrub nfit_test.0 > /dev/null 2>&1
+		same "$mode $ns2: list -NM" list -NM -n $ns2
+		same "$mode $ns2: list -RNM" list -RNM -r $preg
+		"$THEIRS" inject-error -d -B 8 -n 2 $ns2 > /dev/null 2>&1
+		expect_eq "$mode $ns2: all withdrawn" "$(status_of "$THEIRS" $ns2)" "$b2"
+		"$THEIRS" destroy-namespace -f $ns2 > /tmp/cn.out 2>&1 ||
+			{ nok "76.1: destroy-namespace -f $ns2"; sed 's/^/#   /' /tmp/cn.out; }
+	done
+fi
 
 # --- clean up: a scrub, then every sector the kernel lists written -----------------
 "$OURS" start-scrub $BUS > /dev/null 2>&1
