@@ -32,6 +32,8 @@
 #define ARS_EXT(st)	((st) >> ARS_EXT_STATUS_SHIFT)
 /* ARS Status extended status 1: a scrub is in progress */
 #define ARS_EXT_IN_PROGRESS	1
+/* a scrub wait without an interval re-reads nfit/scrub this often */
+#define SCRUB_REREAD_MS		1000
 /* the kernel caps an envelope at 4 MiB; ARS Status asks max_ars_out */
 #define ND_BUS_ENVELOPE_MAX	(4U << 20)
 
@@ -600,7 +602,7 @@ static int elapsed_ms(const struct timespec *t0)
  * ndctl_bus_poll_scrub_completion - wait until @bus's scrub is not running
  * @bus: an NFIT bus with nfit/scrub
  * @poll_interval: seconds between re-reads when no notification comes
- *	(0: wait for the kernel's sysfs_notify() alone)
+ *	(0: every second)
  * @timeout: give up after this many seconds (0: no limit)
  *
  * The attribute is poll(2)ed for POLLPRI, as the kernel notifies it at
@@ -638,10 +640,15 @@ NDCTL_EXPORT int ndctl_bus_poll_scrub_completion(struct ndctl_bus *bus,
 		rc = read_scrub(bus, &count, &running);
 		if (rc || !running)
 			break;
+		/*
+		 * Each wait is bounded: without an interval the attribute is
+		 * read again every second, so a notification the kernel does
+		 * not send (or one lost) costs a second, not the whole wait.
+		 */
 		if (poll_interval && poll_interval <= INT_MAX / 1000)
 			wait_ms = poll_interval * 1000;
 		else
-			wait_ms = -1;
+			wait_ms = poll_interval ? INT_MAX : SCRUB_REREAD_MS;
 		if (timeout) {
 			int left = (timeout <= INT_MAX / 1000 ? (int)timeout * 1000
 					: INT_MAX) - elapsed_ms(&t0);
@@ -650,7 +657,7 @@ NDCTL_EXPORT int ndctl_bus_poll_scrub_completion(struct ndctl_bus *bus,
 				rc = -ETIMEDOUT;
 				break;
 			}
-			if (wait_ms < 0 || wait_ms > left)
+			if (wait_ms > left)
 				wait_ms = left;
 		}
 		pfd.fd = fd;
