@@ -157,12 +157,10 @@ int cmd_inject_error(int argc, char **argv)
 	}
 	if (optind >= argc) {
 		fail("specify a namespace to inject error to");
-		print_help(&inject_help, stderr);
 		return EXIT_USAGE;
 	}
 	if (argc - optind > 1) {
 		fail("unknown extra parameter \"%s\"", argv[optind + 1]);
-		print_help(&inject_help, stderr);
 		return EXIT_USAGE;
 	}
 	if (cli_ctx_new(&ctx))

@@ -26,6 +26,7 @@ static const struct {
 	{ "init-labels", cmd_init_labels, "Initialise label index blocks on DIMM(s)" },
 	{ "check-labels", cmd_check_labels, "Check that DIMM(s) have a valid namespace index block" },
 	{ "check-namespace", cmd_check_namespace, "Check (and repair) the BTT of a sector mode namespace" },
+	{ "clear-errors", cmd_clear_errors, "Clear the known media errors of namespace(s) through the platform" },
 	{ "inject-error", cmd_inject_error, "Inject, withdraw or list media errors of a namespace" },
 	{ "start-scrub", cmd_start_scrub, "Start an Address Range Scrub on the given bus(es)" },
 	{ "wait-scrub", cmd_wait_scrub, "Wait for the Address Range Scrub of the given bus(es)" },
