@@ -233,6 +233,18 @@ struct nd_region *nvdimm_blk_region_create(struct nvdimm_bus *nvdimm_bus,
 					   struct nd_region_desc *desc);
 struct nd_region *to_nd_region(struct device *dev);
 void *nd_region_provider_data(struct nd_region *nd_region);
+/*
+ * Bad ranges (kernel/nvdimm/badrange.c): system-physical ranges a
+ * provider learnt are poisoned (ARS records, a machine check, an
+ * injection), kept per bus; regions and namespaces turn them into their
+ * badblocks lists when told with nvdimm_bus_badrange_changed().
+ */
+int nvdimm_bus_add_badrange(struct nvdimm_bus *nvdimm_bus, u64 addr,
+			    u64 length);
+void nvdimm_bus_clear_badrange(struct nvdimm_bus *nvdimm_bus, u64 addr,
+			       u64 length);
+void nvdimm_bus_badrange_changed(struct nvdimm_bus *nvdimm_bus);
+
 int nvdimm_flush(struct nd_region *nd_region);
 bool is_nvdimm_sync(struct nd_region *nd_region);
 u64 nd_fletcher64(const void *addr, size_t len, bool le);

@@ -60,14 +60,16 @@ static int ars_record(const u8 *r, u64 start, u64 end,
 	lo = addr > start ? addr : start;
 	hi = rend < end ? rend : end;
 	if (lo >= hi) {
-		log(log_ctx, true, "ARS: record [%#llx, +%#llx) outside the scrubbed range [%#llx, %#llx): dropped\n",
+		log(log_ctx, true,
+		    "ARS: record [%#llx, +%#llx) outside the scrubbed range [%#llx, %#llx): dropped\n",
 		    (unsigned long long)addr, (unsigned long long)len,
 		    (unsigned long long)start, (unsigned long long)end);
 		res->dropped++;
 		return 0;
 	}
 	if (lo != addr || hi != rend)
-		log(log_ctx, true, "ARS: record [%#llx, +%#llx) crosses the scrubbed range [%#llx, %#llx): clipped\n",
+		log(log_ctx, true,
+		    "ARS: record [%#llx, +%#llx) crosses the scrubbed range [%#llx, %#llx): clipped\n",
 		    (unsigned long long)addr, (unsigned long long)len,
 		    (unsigned long long)start, (unsigned long long)end);
 	res->accepted++;
@@ -126,7 +128,8 @@ int nfit_ars_parse_status(const void *buf, u32 filled, u64 start, u64 len,
 		return 0;
 
 	if (out_len < NFIT_ARS_STATUS_HDR || out_len > filled) {
-		log(log_ctx, true, "ARS: output length %u outside [%u, %u] (the bytes returned)\n",
+		log(log_ctx, true,
+		    "ARS: output length %u outside [%u, %u] (the bytes returned)\n",
 		    out_len, NFIT_ARS_STATUS_HDR, filled);
 		return -EINVAL;
 	}
@@ -137,7 +140,8 @@ int nfit_ars_parse_status(const void *buf, u32 filled, u64 start, u64 len,
 	res->flags = ars_get16(p + NFIT_ARS_OFF_FLAGS);
 	res->num_records = ars_get32(p + NFIT_ARS_OFF_NUM);
 	if (res->address != start || res->length != len)
-		log(log_ctx, false, "ARS: firmware reports on [%#llx, +%#llx), asked [%#llx, +%#llx)\n",
+		log(log_ctx, false,
+		    "ARS: firmware reports on [%#llx, +%#llx), asked [%#llx, +%#llx)\n",
 		    (unsigned long long)res->address,
 		    (unsigned long long)res->length,
 		    (unsigned long long)start, (unsigned long long)len);
@@ -145,7 +149,8 @@ int nfit_ars_parse_status(const void *buf, u32 filled, u64 start, u64 len,
 	fit = (out_len - NFIT_ARS_STATUS_HDR) / NFIT_ARS_RECORD_SIZE;
 	n = res->num_records;
 	if (n > fit) {
-		log(log_ctx, true, "ARS: %u records claimed, %llu fit in %u bytes: the rest dropped\n",
+		log(log_ctx, true,
+		    "ARS: %u records claimed, %llu fit in %u bytes: the rest dropped\n",
 		    n, (unsigned long long)fit, out_len);
 		res->dropped += n - (u32)fit;
 		n = fit;
@@ -164,7 +169,8 @@ int nfit_ars_parse_status(const void *buf, u32 filled, u64 start, u64 len,
 				       res->restart_length, &rs_end) ||
 		    !ars_inside(res->restart_address, res->restart_length,
 				start, end)) {
-			log(log_ctx, true, "ARS: restart range [%#llx, +%#llx) not inside [%#llx, %#llx)\n",
+			log(log_ctx, true,
+			    "ARS: restart range [%#llx, +%#llx) not inside [%#llx, %#llx)\n",
 			    (unsigned long long)res->restart_address,
 			    (unsigned long long)res->restart_length,
 			    (unsigned long long)start,
