@@ -167,7 +167,8 @@ static int nfit_ars_cap(struct acpi_nfit_desc *acpi_desc, u64 addr, u64 len,
 	rc = nfit_ars_cmd(acpi_desc, ND_CMD_ARS_CAP, &cap, sizeof(cap));
 	if (rc < 0)
 		return rc;
-	filled = sizeof(cap) - 16 - rc;
+	/* output: status, max_ars_out, clear_err_unit, flags (16 bytes) */
+	filled = rc < 16 ? 16 - rc : 0;
 	if (filled < 8) {
 		dev_warn(dev, "ARS Cap of [%#llx, +%#llx): %u bytes of output\n",
 			 addr, len, filled);

@@ -1122,20 +1122,19 @@ static int acpi_nfit_add(struct acpi_device *adev)
 }
 
 /*
- * Notifications on the ACPI0012 device; the ACPI core removes this
- * handler (and waits for a running one) before the driver unbinds.
+ * Notifications on the ACPI0012 device.  The ACPI core installs this
+ * handler after .add succeeded and removes it (waiting for a running
+ * one) before the driver's devres is released, so the bus is there
+ * throughout; no device lock, which the remover holds while it waits.
  */
 static void acpi_nfit_notify(struct acpi_device *adev, u32 event)
 {
-	struct acpi_nfit_desc *acpi_desc;
+	struct acpi_nfit_desc *acpi_desc = dev_get_drvdata(&adev->dev);
 
-	device_lock(&adev->dev);
-	acpi_desc = dev_get_drvdata(&adev->dev);
 	if (acpi_desc)
 		acpi_nfit_notify_event(acpi_desc, event);
 	else
 		dev_dbg(&adev->dev, "notification %#x: no bus\n", event);
-	device_unlock(&adev->dev);
 }
 
 static const struct acpi_device_id acpi_nfit_ids[] = {
