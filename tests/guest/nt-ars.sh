@@ -209,11 +209,17 @@ case $got in
 *'"scrub_state":"idle"'*) ok "ndctl list -B: scrub_state idle" ;;
 *) nok "ndctl list -B: $got" ;;
 esac
+# past the namespace's end, count 0, a count of 2^40 blocks: nothing
+# injected (count 0 is ndctl's to refuse or to send as an empty range,
+# which the mock refuses); the two others must fail
 for bad in "--block=$((32 * MIB / 512)) --count=1" "--block=0 --count=0" \
 	   "--block=0 --count=$((1 << 40))"; do
 	i0=$(cnt $A1/ars_injects)
 	if ndctl inject-error $bad $n > /tmp/ars.out 2>&1; then
-		nok "ndctl inject-error $bad: accepted ($(flat < /tmp/ars.out))"
+		case $bad in
+		*count=0) ok "ndctl inject-error $bad: exit 0 ($(flat < /tmp/ars.out))" ;;
+		*) nok "ndctl inject-error $bad: accepted ($(flat < /tmp/ars.out))" ;;
+		esac
 	else
 		ok "ndctl inject-error $bad: refused ($(head -n 1 /tmp/ars.out))"
 	fi
