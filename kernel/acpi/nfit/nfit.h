@@ -92,6 +92,10 @@ static inline struct acpi_nfit_desc *to_acpi_nfit_desc(struct nvdimm_bus_descrip
 int acpi_nfit_init(struct acpi_nfit_desc *acpi_desc, const void *nfit,
 		   u32 len);
 int nfit_get_smbios_id(u32 device_handle, u16 *flags);
+struct nvdimm_bus *nfit_pm_bus_get(u64 addr);
+/* mce.c */
+void nfit_mce_register(void);
+void nfit_mce_unregister(void);
 void nfit_log(void *ctx, bool error, const char *fmt, ...) __printf(3, 4);
 
 /* ND_CMD_DIMM_FLAGS: what a BLK DIMM needs around block-window accesses */
