@@ -249,4 +249,7 @@ int nvdimm_flush(struct nd_region *nd_region);
 bool is_nvdimm_sync(struct nd_region *nd_region);
 u64 nd_fletcher64(const void *addr, size_t len, bool le);
 
+/* the kernel's (arch/x86/lib/usercopy_64.c), declared in its libnvdimm.h */
+void arch_invalidate_pmem(void *addr, size_t size);
+
 #endif /* __LIBNVDIMM_OOT_H__ */

@@ -237,6 +237,7 @@ static const struct attribute_group *nvdimm_bus_attribute_groups[] = {
 static void nvdimm_bus_release(struct device *dev)
 {
 	put_device(dev->parent);
+	nvdimm_bus_badrange_free(to_nvdimm_bus(dev));
 	kfree(to_nvdimm_bus(dev));
 }
 
@@ -283,6 +284,8 @@ struct nvdimm_bus *nvdimm_bus_register(struct device *parent,
 	mutex_init(&nvdimm_bus->cmd_lock);
 	mutex_init(&nvdimm_bus->reconfig_lock);
 	init_rwsem(&nvdimm_bus->alive_lock);
+	mutex_init(&nvdimm_bus->badrange_lock);
+	INIT_LIST_HEAD(&nvdimm_bus->badranges);
 	nvdimm_bus->alive = true;
 
 	nd_device_init(&nvdimm_bus->dev, parent, &nvdimm_bus_dev_type, false);

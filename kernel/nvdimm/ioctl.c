@@ -42,6 +42,7 @@ enum nd_cmd_var {
 	ND_VAR_IN_LEN,	/* u32 at offset 4 of the input: variable input */
 	ND_VAR_OUT_LEN,	/* u32 at offset 4 of the input: variable output */
 	ND_VAR_PKG,	/* struct nd_cmd_pkg: nd_size_in / nd_size_out */
+	ND_VAR_ARS_OUT,	/* u32 at offset 4 of the output: its whole length */
 };
 
 /**
@@ -66,7 +67,16 @@ static const struct nd_cmd_layout nd_dimm_cmds[] = {
 	[ND_CMD_CALL] = { sizeof(struct nd_cmd_pkg), 0, ND_VAR_PKG, true },
 };
 
+/*
+ * ARS (6.1 layouts): ARS_STATUS has no input; its output is as long as
+ * the out_length field the caller put at offset 4 says (at least the 8
+ * bytes of status and out_length), which the provider overwrites.
+ */
 static const struct nd_cmd_layout nd_bus_cmds[] = {
+	[ND_CMD_ARS_CAP] = { 16, 16, ND_VAR_NONE, false },
+	[ND_CMD_ARS_START] = { 24, 8, ND_VAR_NONE, true },
+	[ND_CMD_ARS_STATUS] = { 0, 8, ND_VAR_ARS_OUT, false },
+	[ND_CMD_CLEAR_ERROR] = { 16, 16, ND_VAR_NONE, true },
 	[ND_CMD_CALL] = { sizeof(struct nd_cmd_pkg), 0, ND_VAR_PKG, true },
 };
 
@@ -140,6 +150,30 @@ static int nd_call_provider(struct nvdimm_bus *nvdimm_bus,
 	mutex_lock(&nvdimm_bus->cmd_lock);
 	rc = nd_desc->ndctl(nd_desc, nvdimm, cmd, buf, len, cmd_rc);
 	mutex_unlock(&nvdimm_bus->cmd_lock);
+	return rc;
+}
+
+/**
+ * nvdimm_bus_cmd - the core's own bus command to the provider
+ * @nvdimm_bus: the bus
+ * @cmd: ND_CMD_* (the bus must offer it)
+ * @buf: envelope, input then output
+ * @len: envelope bytes
+ * @cmd_rc: the firmware's status as an errno
+ *
+ * Returns what the provider's hook returns, -ENOTTY when the bus does
+ * not offer @cmd, -ENXIO when it is going away.
+ */
+int nvdimm_bus_cmd(struct nvdimm_bus *nvdimm_bus, unsigned int cmd,
+		   void *buf, unsigned int len, int *cmd_rc)
+{
+	int rc;
+
+	if (!test_bit(cmd, &nvdimm_bus->cmd_mask))
+		return -ENOTTY;
+	down_read(&nvdimm_bus->alive_lock);
+	rc = nd_call_provider(nvdimm_bus, NULL, cmd, buf, len, cmd_rc);
+	up_read(&nvdimm_bus->alive_lock);
 	return rc;
 }
 
@@ -535,6 +569,20 @@ long nd_cmd_submit(struct nvdimm_bus *nvdimm_bus, struct nvdimm *nvdimm,
 		dev_dbg(dev, "command %u: bad envelope\n", cmd);
 		return rc;
 	}
+	if (l->var == ND_VAR_ARS_OUT) {
+		u32 want;
+
+		if (_IOC_SIZE(ioctl_cmd) < 8)
+			return -EINVAL;
+		if (get_user(want, (const u32 __user *)(arg + 4)))
+			return -EFAULT;
+		if (want < l->out_fixed || want > ND_IOCTL_MAX_BUFLEN) {
+			dev_dbg(dev, "command %u: out_length %u out of [%u, %lu]\n",
+				cmd, want, l->out_fixed, ND_IOCTL_MAX_BUFLEN);
+			return -EINVAL;
+		}
+		out_len = want;
+	}
 
 	/*
 	 * Label writes, and DIMM passthrough packages (which may be one:
@@ -593,6 +641,13 @@ long nd_cmd_submit(struct nvdimm_bus *nvdimm_bus, struct nvdimm *nvdimm,
 	if (rc < 0) {
 		dev_dbg(dev, "command %u failed: %d\n", cmd, rc);
 		goto out_free;
+	}
+	/* what userspace cleared is no longer bad (as the core's own clears) */
+	if (!nvdimm && cmd == ND_CMD_CLEAR_ERROR && !cmd_rc) {
+		const struct nd_cmd_clear_error *ce = buf;
+
+		nvdimm_bus_account_cleared(nvdimm_bus, ce->address,
+					   min(ce->cleared, ce->length));
 	}
 	if (l->var == ND_VAR_PKG) {
 		copy_len = nd_call_copy_back(dev, buf, (void *)hdr);

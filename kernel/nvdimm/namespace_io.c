@@ -20,6 +20,7 @@
 #include <linux/overflow.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <linux/blkdev.h>
 #include "nd-core.h"
 
 static void nd_nsio_unmap(void *data)
@@ -175,6 +176,28 @@ static void *nd_nsio_span(struct device *ndns_dev, u64 offset, size_t size)
 	return virt + offset;
 }
 
+/*
+ * Does [@offset, +@size) of a PMEM or IO namespace hold a sector its
+ * region's badblocks list names (the bus learnt it is poisoned)?
+ */
+static bool nd_nsio_is_bad(struct device *ndns_dev, u64 offset, size_t size)
+{
+	struct nd_region *nd_region = to_nd_region(ndns_dev->parent);
+	struct nd_namespace_io *nsio = to_nd_namespace_io(ndns_dev);
+	sector_t first_bad;
+	int num_bad;
+	u64 roff;
+
+	if (!nd_region->bb_ready || !READ_ONCE(nd_region->bb.count) || !size)
+		return false;
+	/* inside the region: nd_nsio_span() checked the namespace bounds */
+	roff = nsio->res_start - nd_region->res_start + offset;
+	return badblocks_check(&nd_region->bb, roff >> SECTOR_SHIFT,
+			       DIV_ROUND_UP((roff & (SECTOR_SIZE - 1)) + size,
+					    SECTOR_SIZE),
+			       &first_bad, &num_bad) != 0;
+}
+
 /**
  * nvdimm_read_bytes - read from a mapped namespace
  * @ndns_dev: the namespace (nvdimm_namespace_bytes_enable() done)
@@ -184,7 +207,8 @@ static void *nd_nsio_span(struct device *ndns_dev, u64 offset, size_t size)
  *
  * Does not sleep.  Returns 0, -ENXIO when the span is outside the
  * namespace or the namespace is not mapped (or enabled, BLK), -EIO on
- * poisoned media or a block-window error status.
+ * poisoned media (known bad sectors are not read at all) or a
+ * block-window error status.
  */
 int nvdimm_read_bytes(struct device *ndns_dev, u64 offset, void *buf,
 		      size_t size)
@@ -196,6 +220,11 @@ int nvdimm_read_bytes(struct device *ndns_dev, u64 offset, void *buf,
 	src = nd_nsio_span(ndns_dev, offset, size);
 	if (!src)
 		return -ENXIO;
+	if (nd_nsio_is_bad(ndns_dev, offset, size)) {
+		dev_dbg(ndns_dev, "read of [%#llx, +%#zx): known bad sectors\n",
+			offset, size);
+		return -EIO;
+	}
 	if (copy_mc_to_kernel(buf, src, size)) {
 		dev_dbg(ndns_dev, "media error reading [%#llx, +%#zx)\n",
 			offset, size);
@@ -212,12 +241,14 @@ EXPORT_SYMBOL_GPL(nvdimm_read_bytes);
  * @buf: source
  * @size: bytes
  *
- * Non-temporal stores; does not sleep.  Stores of up to 8 bytes at an
- * 8-byte aligned offset are power-fail atomic, which is what the BTT's
- * map and flog updates rely on.  The test build wraps this function to
- * drop every store after a chosen one (a simulated power cut).  Returns
- * 0, -ENXIO when the span is outside the namespace or not mapped (or
- * enabled, BLK), or -EIO for a block-window error status.
+ * Non-temporal stores.  Stores of up to 8 bytes at an 8-byte aligned
+ * offset are power-fail atomic, which is what the BTT's map and flog
+ * updates rely on.  A span over known bad sectors is cleared through the
+ * firmware first when it is whole sectors (this sleeps), else refused.
+ * The test build wraps this function to drop every store after a chosen
+ * one (a simulated power cut).  Returns 0, -ENXIO when the span is
+ * outside the namespace or not mapped (or enabled, BLK), or -EIO for
+ * poison that could not be cleared or a block-window error status.
  */
 int nvdimm_write_bytes(struct device *ndns_dev, u64 offset, const void *buf,
 		       size_t size)
@@ -247,6 +278,21 @@ int nd_namespace_write_bytes(struct device *ndns_dev, u64 offset,
 	dst = nd_nsio_span(ndns_dev, offset, size);
 	if (!dst)
 		return -ENXIO;
+	if (nd_nsio_is_bad(ndns_dev, offset, size)) {
+		struct nd_namespace_io *nsio = to_nd_namespace_io(ndns_dev);
+		long cleared = -EIO;
+
+		if (IS_ALIGNED(offset | size, SECTOR_SIZE))
+			cleared = nvdimm_clear_poison(ndns_dev,
+						      nsio->res_start + offset,
+						      size);
+		if (cleared < (long)size) {
+			dev_dbg(ndns_dev, "write of [%#llx, +%#zx): poison not cleared (%ld)\n",
+				offset, size, cleared);
+			return -EIO;
+		}
+		arch_invalidate_pmem(dst, size);
+	}
 	memcpy_flushcache(dst, buf, size);
 	return 0;
 }

@@ -6,6 +6,7 @@
 #ifndef __ND_CORE_H__
 #define __ND_CORE_H__
 
+#include <linux/badblocks.h>
 #include <linux/device.h>
 #include <linux/mutex.h>
 #include <linux/rwsem.h>
@@ -54,6 +55,8 @@ struct nvdimm_bus {
 	struct mutex reconfig_lock; /* namespace configuration, DPA allocation */
 	struct rw_semaphore alive_lock;
 	bool alive;
+	struct mutex badrange_lock; /* @badranges (badrange.c) */
+	struct list_head badranges;
 };
 
 /**
@@ -222,6 +225,8 @@ struct nd_region {
 	unsigned int num_lanes;
 	spinlock_t *lanes;	/* per block window, see @lanes */
 	bool blk_enabled;
+	struct badblocks bb;		/* regionN/badblocks (badrange.c) */
+	bool bb_ready;			/* @bb initialised */
 	unsigned long flags;		/* ND_REGION_* of its descriptor */
 	int (*flush)(struct nd_region *nd_region);
 	u16 ndr_mappings;
@@ -251,6 +256,12 @@ static inline bool is_nd_blk(struct nd_region *nd_region)
 }
 
 struct nvdimm_bus *walk_to_nvdimm_bus(struct device *dev);
+void nd_region_badblocks_refresh(struct nd_region *nd_region);
+void nvdimm_bus_badrange_free(struct nvdimm_bus *nvdimm_bus);
+void nvdimm_bus_account_cleared(struct nvdimm_bus *nvdimm_bus, u64 addr,
+				u64 length);
+int nvdimm_bus_cmd(struct nvdimm_bus *nvdimm_bus, unsigned int cmd,
+		   void *buf, unsigned int len, int *cmd_rc);
 
 /* namespace_devs.c, btt_devs.c: personality autodetect */
 int nd_namespace_raw_allowed(struct device *ndns_dev);

@@ -101,6 +101,7 @@ struct nd_namespace_blk {
 /* events a region passes down to the drivers of its children */
 enum nvdimm_event {
 	NVDIMM_REVALIDATE_RO,	/* the region's read_only setting changed */
+	NVDIMM_REVALIDATE_POISON, /* the bus's bad ranges changed */
 };
 
 /**
@@ -304,6 +305,12 @@ int nd_namespace_common_probe(struct device *ndns_dev, struct device *by,
 int nd_namespace_probe_raw(struct device *ndns_dev);
 bool nd_region_read_only(struct device *ndns_dev);
 bool nd_namespace_maps_pages(struct device *ndns_dev);
+struct badblocks;
+struct range;
+void nvdimm_badblocks_populate(struct nd_region *nd_region,
+			       struct badblocks *bb, const struct range *range);
+long nvdimm_clear_poison(struct device *dev, phys_addr_t phys,
+			 unsigned int len);
 const char *nd_namespace_disk_name(struct device *ndns_dev, char *name,
 				   size_t len);
 

@@ -19,6 +19,7 @@
  */
 #include <linux/module.h>
 #include <linux/device.h>
+#include <linux/badblocks.h>
 #include <linux/blkdev.h>
 #include <linux/bio.h>
 #include <linux/highmem.h>
@@ -41,6 +42,8 @@
  * @pgmap: pfn device: the struct pages of the namespace's range
  * @dax_dev: pfn device whose range has struct pages: its DAX device
  * @pfn_flags: what direct_access() tags the pfns it returns with
+ * @bb: the bad sectors of the disk (sector 0 = @phys_addr), from the
+ *	bus's bad ranges; /sys/block/pmemN/badblocks
  */
 struct pmem_device {
 	phys_addr_t phys_addr;
@@ -51,15 +54,58 @@ struct pmem_device {
 	struct dev_pagemap pgmap;
 	struct dax_device *dax_dev;
 	u64 pfn_flags;
+	struct badblocks bb;
 };
+
+/* does [@sector, +@len bytes) hold a known bad sector */
+static bool pmem_is_bad(struct pmem_device *pmem, sector_t sector,
+			unsigned int len)
+{
+	sector_t first_bad;
+	int num_bad;
+
+	if (!READ_ONCE(pmem->bb.count))
+		return false;
+	return badblocks_check(&pmem->bb, sector, DIV_ROUND_UP(len, SECTOR_SIZE),
+			       &first_bad, &num_bad) != 0;
+}
+
+/*
+ * Clear the poison of [@pmem_off, +@len) through the firmware before it
+ * is written; the sectors it cleared leave @pmem->bb.  BLK_STS_IOERR
+ * unless all of it was cleared (the write would land on poison).
+ */
+static blk_status_t pmem_clear_poison(struct pmem_device *pmem,
+				      phys_addr_t pmem_off, unsigned int len)
+{
+	struct device *dev = disk_to_dev(pmem->disk);
+	long cleared;
+
+	cleared = nvdimm_clear_poison(dev, pmem->phys_addr + pmem_off, len);
+	if (cleared > 0)
+		badblocks_clear(&pmem->bb, pmem_off >> SECTOR_SHIFT,
+				cleared >> SECTOR_SHIFT);
+	if (cleared < (long)len) {
+		dev_warn_ratelimited(dev, "could not clear poison in [%#llx, +%#x): %ld\n",
+				     (u64)pmem_off, len, cleared);
+		return BLK_STS_IOERR;
+	}
+	/* the lines may still be in the cache with their old poison */
+	arch_invalidate_pmem(pmem->virt_addr + pmem_off, len);
+	return BLK_STS_OK;
+}
 
 static blk_status_t pmem_do_read(struct pmem_device *pmem, struct page *page,
 				 unsigned int off, unsigned int len,
 				 phys_addr_t pmem_off)
 {
-	void *mem = kmap_local_page(page);
+	void *mem;
 	unsigned long rem;
 
+	/* a known bad sector is not read: the media is not touched */
+	if (pmem_is_bad(pmem, pmem_off >> SECTOR_SHIFT, len))
+		return BLK_STS_IOERR;
+	mem = kmap_local_page(page);
 	rem = copy_mc_to_kernel(mem + off, pmem->virt_addr + pmem_off, len);
 	kunmap_local(mem);
 	if (!rem)
@@ -69,14 +115,23 @@ static blk_status_t pmem_do_read(struct pmem_device *pmem, struct page *page,
 	return BLK_STS_IOERR;
 }
 
-static void pmem_do_write(struct pmem_device *pmem, struct page *page,
-			  unsigned int off, unsigned int len,
-			  phys_addr_t pmem_off)
+static blk_status_t pmem_do_write(struct pmem_device *pmem,
+				  struct page *page, unsigned int off,
+				  unsigned int len, phys_addr_t pmem_off)
 {
-	void *mem = kmap_local_page(page);
+	void *mem;
 
+	/* whole sectors over known poison: cleared first, then written */
+	if (pmem_is_bad(pmem, pmem_off >> SECTOR_SHIFT, len)) {
+		blk_status_t rc = pmem_clear_poison(pmem, pmem_off, len);
+
+		if (rc)
+			return rc;
+	}
+	mem = kmap_local_page(page);
 	memcpy_flushcache(pmem->virt_addr + pmem_off, mem + off, len);
 	kunmap_local(mem);
+	return BLK_STS_OK;
 }
 
 static void pmem_submit_bio(struct bio *bio)
@@ -102,15 +157,14 @@ static void pmem_submit_bio(struct bio *bio)
 	bio_for_each_segment(bv, bio, iter) {
 		phys_addr_t pmem_off = (phys_addr_t)iter.bi_sector << SECTOR_SHIFT;
 
-		if (write) {
-			pmem_do_write(pmem, bv.bv_page, bv.bv_offset,
-				      bv.bv_len, pmem_off);
-		} else {
+		if (write)
+			rc = pmem_do_write(pmem, bv.bv_page, bv.bv_offset,
+					   bv.bv_len, pmem_off);
+		else
 			rc = pmem_do_read(pmem, bv.bv_page, bv.bv_offset,
 					  bv.bv_len, pmem_off);
-			if (rc)
-				break;
-		}
+		if (rc)
+			break;
 	}
 	if (acct)
 		bio_end_io_acct(bio, start);
@@ -130,25 +184,40 @@ static const struct block_device_operations pmem_fops = {
 
 /*
  * DAX operations (the 6.1 dax_operations a filesystem needs).  Offsets
- * are pages from the start of the disk; there is no badblock list, so
- * no range is ever refused as poisoned.
+ * are pages from the start of the disk.  A range holding a known bad
+ * sector is refused (-EIO) unless the caller is recovering it
+ * (DAX_RECOVERY_WRITE: only the good pages before the first bad one are
+ * handed out, at least one page, which recovery_write() then clears).
  */
 static long pmem_dax_direct_access(struct dax_device *dax_dev, pgoff_t pgoff,
 				   long nr_pages, enum dax_access_mode mode,
 				   void **kaddr, pfn_t *pfn)
 {
 	struct pmem_device *pmem = dax_get_private(dax_dev);
+	sector_t sector, first_bad;
+	int num_bad;
 	u64 offset;
 
 	/* in pages first: a huge @pgoff must not wrap into the disk */
-	if (pgoff >= PHYS_PFN(pmem->size))
+	if (pgoff >= PHYS_PFN(pmem->size) || nr_pages <= 0)
 		return -ERANGE;
+	nr_pages = min_t(long, nr_pages, PHYS_PFN(pmem->size) - pgoff);
 	offset = PFN_PHYS(pgoff);
+	sector = offset >> SECTOR_SHIFT;
 	if (kaddr)
 		*kaddr = pmem->virt_addr + offset;
 	if (pfn)
 		*pfn = phys_to_pfn_t(pmem->phys_addr + offset, pmem->pfn_flags);
-	return PHYS_PFN(pmem->size - offset);
+	if (!READ_ONCE(pmem->bb.count))
+		return PHYS_PFN(pmem->size - offset);
+	if (badblocks_check(&pmem->bb, sector, nr_pages << (PAGE_SHIFT - SECTOR_SHIFT),
+			    &first_bad, &num_bad)) {
+		if (mode != DAX_RECOVERY_WRITE)
+			return -EIO;
+		return max_t(long, 1, PHYS_PFN((first_bad - sector) << SECTOR_SHIFT));
+	}
+	/* known bad sectors elsewhere: vouch for the asked range only */
+	return nr_pages;
 }
 
 static int pmem_dax_zero_page_range(struct dax_device *dax_dev, pgoff_t pgoff,
@@ -162,21 +231,42 @@ static int pmem_dax_zero_page_range(struct dax_device *dax_dev, pgoff_t pgoff,
 	    nr_pages > PHYS_PFN(pmem->size) - pgoff)
 		return -EIO;
 	offset = PFN_PHYS(pgoff);
-	for (i = 0; i < nr_pages; i++)
+	for (i = 0; i < nr_pages; i++) {
+		/* a zeroed page that was poisoned is cleared first */
+		if (pmem_is_bad(pmem, (offset + PFN_PHYS(i)) >> SECTOR_SHIFT,
+				PAGE_SIZE) &&
+		    pmem_clear_poison(pmem, offset + PFN_PHYS(i), PAGE_SIZE))
+			return -EIO;
 		memcpy_flushcache(pmem->virt_addr + offset + PFN_PHYS(i),
 				  page_address(ZERO_PAGE(0)), PAGE_SIZE);
+	}
 	return 0;
 }
 
 /*
- * Called by the DAX core when direct_access() refused a range as
- * poisoned.  Ours never does, so this is a plain durable copy; clearing
- * poison would need the badblock list this driver does not keep.
+ * Called by the DAX core for a write into a range direct_access()
+ * refused as poisoned: whole pages of it are cleared through the
+ * firmware, then written; anything else is not written (0).
  */
 static size_t pmem_dax_recovery_write(struct dax_device *dax_dev,
 				      pgoff_t pgoff, void *addr, size_t bytes,
 				      struct iov_iter *iter)
 {
+	struct pmem_device *pmem = dax_get_private(dax_dev);
+	u64 off = PFN_PHYS(pgoff);
+	size_t len = PFN_PHYS(PFN_UP(bytes));
+
+	if (off >= pmem->size || len > pmem->size - off)
+		return 0;
+	if (!pmem_is_bad(pmem, off >> SECTOR_SHIFT, len))
+		return _copy_from_iter_flushcache(addr, bytes, iter);
+	if (offset_in_page(addr) || !PAGE_ALIGNED(bytes)) {
+		dev_dbg(disk_to_dev(pmem->disk), "recovery write of %zu bytes at %#llx: not whole pages\n",
+			bytes, off);
+		return 0;
+	}
+	if (pmem_clear_poison(pmem, off, len))
+		return 0;
 	return _copy_from_iter_flushcache(addr, bytes, iter);
 }
 
@@ -200,13 +290,56 @@ static void pmem_release_disk(void *data)
 }
 
 /* register @pmem's DAX device for @disk (a pfn device with struct pages) */
+/* most dax_devices pmem_alloc_dax() sets aside before it gives up */
+#define PMEM_DAX_TRIES 8
+
+/*
+ * alloc_dax() for @pmem.  6.1's dax core resets a dax_device's flags only
+ * when its slab object is first constructed, so an allocation may come
+ * back with the flags of a freed one, DAXDEV_SYNC among them (measured:
+ * MAP_SYNC granted on virtio-pmem after an e820 fsdax disk went away,
+ * on the stock modules too).  An asynchronous region must not get such
+ * an object: those are set aside (held, so the next allocation is
+ * another object), and released once a clean one is had.
+ */
+static struct dax_device *pmem_alloc_dax(struct device *dev,
+					 struct pmem_device *pmem)
+{
+	struct dax_device *dax_dev, *stale[PMEM_DAX_TRIES];
+	int i, n = 0;
+
+	for (;;) {
+		dax_dev = alloc_dax(pmem, &pmem_dax_ops);
+		if (IS_ERR(dax_dev) || is_nvdimm_sync(pmem->nd_region) ||
+		    !dax_synchronous(dax_dev))
+			break;
+		if (n == PMEM_DAX_TRIES) {
+			dev_err(dev, "no DAX device without a stale synchronous flag after %d tries\n",
+				n);
+			kill_dax(dax_dev);
+			put_dax(dax_dev);
+			dax_dev = ERR_PTR(-EBUSY);
+			break;
+		}
+		stale[n++] = dax_dev;
+	}
+	for (i = 0; i < n; i++) {
+		kill_dax(stale[i]);
+		put_dax(stale[i]);
+	}
+	if (n)
+		dev_info(dev, "set aside %d DAX device(s) with a stale synchronous flag\n",
+			 n);
+	return dax_dev;
+}
+
 static int pmem_add_dax(struct device *dev, struct pmem_device *pmem,
 			struct gendisk *disk)
 {
 	struct dax_device *dax_dev;
 	int rc;
 
-	dax_dev = alloc_dax(pmem, &pmem_dax_ops);
+	dax_dev = pmem_alloc_dax(dev, pmem);
 	if (IS_ERR(dax_dev))
 		return PTR_ERR(dax_dev);
 	set_dax_nocache(dax_dev);
@@ -234,6 +367,17 @@ static int pmem_add_dax(struct device *dev, struct pmem_device *pmem,
 	return 0;
 }
 
+/* the bus's bad ranges inside the disk, as its sectors */
+static void pmem_badblocks_populate(struct pmem_device *pmem)
+{
+	struct range range = {
+		.start = pmem->phys_addr,
+		.end = pmem->phys_addr + pmem->size - 1,
+	};
+
+	nvdimm_badblocks_populate(pmem->nd_region, &pmem->bb, &range);
+}
+
 /*
  * @dev (a namespace or a pfn device) gets the disk; @ndns_dev names it.
  * @pmem is filled up to the range and mapping.
@@ -247,10 +391,16 @@ static int pmem_attach_disk(struct device *dev, struct device *ndns_dev,
 	int rc;
 
 	pmem->nd_region = to_nd_region(dev->parent);
+	rc = devm_init_badblocks(dev, &pmem->bb);
+	if (rc)
+		return rc;
+	pmem_badblocks_populate(pmem);
 	disk = blk_alloc_disk(dev_to_node(dev));
 	if (!disk)
 		return -ENOMEM;
 	pmem->disk = disk;
+	/* /sys/block/pmemN/badblocks */
+	disk->bb = &pmem->bb;
 	q = disk->queue;
 	blk_queue_write_cache(q, true, true);
 	blk_queue_physical_block_size(q, PAGE_SIZE);
@@ -393,15 +543,18 @@ static void nd_pmem_notify(struct device *dev, enum nvdimm_event event)
 {
 	struct pmem_device *pmem;
 
-	if (event != NVDIMM_REVALIDATE_RO)
-		return;
 	if (is_nd_btt(dev)) {
-		nd_btt_revalidate_ro(dev);
+		if (event == NVDIMM_REVALIDATE_RO)
+			nd_btt_revalidate_ro(dev);
 		return;
 	}
 	pmem = dev_get_drvdata(dev);
-	if (pmem)
+	if (!pmem)
+		return;
+	if (event == NVDIMM_REVALIDATE_RO)
 		set_disk_ro(pmem->disk, nd_region_read_only(dev));
+	else if (event == NVDIMM_REVALIDATE_POISON)
+		pmem_badblocks_populate(pmem);
 }
 
 static struct nd_device_driver nd_pmem_driver = {

@@ -72,6 +72,8 @@ static int nd_region_probe(struct device *dev)
 		}
 	}
 	nd_region->blk_enabled = !!nd_region->blk_ops;
+	/* what the bus learnt while the region was disabled */
+	nd_region_badblocks_refresh(nd_region);
 	nd_region_activate(nd_region);
 	nd_region_claim_activate(nd_region);
 

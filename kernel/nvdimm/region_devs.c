@@ -468,6 +468,40 @@ static ssize_t target_node_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(target_node);
 
+/* "sector count" lines, sectors of 512 bytes from the region's start */
+static ssize_t region_badblocks_show(struct device *dev,
+				     struct device_attribute *attr, char *buf)
+{
+	struct nd_region *nd_region = to_nd_region(dev);
+	ssize_t rc;
+
+	device_lock(dev);
+	if (dev->driver && nd_region->bb_ready)
+		rc = badblocks_show(&nd_region->bb, buf, 0);
+	else
+		rc = -ENXIO;	/* only while the region is enabled (6.1) */
+	device_unlock(dev);
+	return rc;
+}
+static struct device_attribute dev_attr_badblocks =
+	__ATTR(badblocks, 0444, region_badblocks_show, NULL);
+
+/**
+ * nd_region_badblocks_refresh - recompute regionN/badblocks from the bus
+ * @nd_region: a PMEM region (BLK regions have no range: nothing)
+ */
+void nd_region_badblocks_refresh(struct nd_region *nd_region)
+{
+	struct range range = {
+		.start = nd_region->res_start,
+		.end = nd_region->res_start + nd_region->res_size - 1,
+	};
+
+	if (!nd_region->bb_ready || !nd_region->res_size)
+		return;
+	nvdimm_badblocks_populate(nd_region, &nd_region->bb, &range);
+}
+
 static struct attribute *nd_region_attributes[] = {
 	&dev_attr_size.attr,
 	&dev_attr_align.attr,
@@ -485,6 +519,7 @@ static struct attribute *nd_region_attributes[] = {
 	&dev_attr_resource.attr,
 	&dev_attr_deep_flush.attr,
 	&dev_attr_target_node.attr,
+	&dev_attr_badblocks.attr,
 	NULL,
 };
 
@@ -499,6 +534,7 @@ static umode_t nd_region_visible(struct kobject *kobj, struct attribute *a,
 	/* BLK regions have no system-physical range of their own */
 	if (is_nd_blk(nd_region) &&
 	    (a == &dev_attr_align.attr || a == &dev_attr_resource.attr ||
+	     a == &dev_attr_badblocks.attr ||
 	     a == &dev_attr_deep_flush.attr ||
 	     a == &dev_attr_max_available_extent.attr ||
 	     a == &dev_attr_pfn_seed.attr || a == &dev_attr_dax_seed.attr))
@@ -629,6 +665,8 @@ static void nd_region_release(struct device *dev)
 	for (i = 0; i < ND_CLAIM_SLOTS; i++)
 		ida_destroy(&nd_region->claim[i].ida);
 	ida_free(&region_ida, nd_region->id);
+	if (nd_region->bb_ready)
+		badblocks_exit(&nd_region->bb);
 	kfree(nd_region->lanes);
 	kfree(nd_region->nd_set);
 	kfree(nd_region);
@@ -796,6 +834,9 @@ static struct nd_region *nd_region_create(struct nvdimm_bus *nvdimm_bus,
 			nd_region->ro = true;
 	}
 	nd_region->align = desc->align ?: nd_region_default_align(nd_region);
+	/* a PMEM region's list; without it, the attribute reads ENXIO */
+	if (!blk && !badblocks_init(&nd_region->bb, 1))
+		nd_region->bb_ready = true;
 
 	nd_device_init(&nd_region->dev, &nvdimm_bus->dev, type, true);
 	nd_region->dev.groups = desc->attr_groups;

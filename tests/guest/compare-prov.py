@@ -20,8 +20,6 @@ IGNORED = {
     # /sys/devices (ndctl finds buses through the class): an older gap,
     # not of the providers
     r"^ndbus\d+/": "ndbusN on the nd bus (older gap, not of the providers)",
-    # the media-error issue adds the bad-range lists
-    r"(^|/)badblocks$": "region badblocks: the media-error issue",
 }
 
 

@@ -1013,6 +1013,38 @@ int nfit_get_smbios_id(u32 device_handle, u16 *flags)
 }
 EXPORT_SYMBOL_GPL(nfit_get_smbios_id);
 
+/**
+ * nfit_pm_bus_get - the registered bus with a persistent-memory SPA range
+ *	holding @addr
+ * @addr: system-physical address
+ *
+ * Returns the bus with a reference on its device (put_device() of
+ * to_nvdimm_bus_dev()), or NULL.
+ */
+struct nvdimm_bus *nfit_pm_bus_get(u64 addr)
+{
+	const struct acpi_nfit_system_address *spa;
+	struct nvdimm_bus *found = NULL;
+	struct acpi_nfit_desc *acpi_desc;
+
+	mutex_lock(&acpi_descs_lock);
+	list_for_each_entry(acpi_desc, &acpi_descs, list) {
+		nfit_for_each_usable(&acpi_desc->table, spa,
+				     ACPI_NFIT_TYPE_SYSTEM_ADDRESS) {
+			if (nfit_spa_kind(spa) != NFIT_SPA_PM ||
+			    addr < spa->address ||
+			    addr - spa->address >= spa->length)
+				continue;
+			found = acpi_desc->nvdimm_bus;
+			get_device(to_nvdimm_bus_dev(found));
+			goto out;
+		}
+	}
+out:
+	mutex_unlock(&acpi_descs_lock);
+	return found;
+}
+
 static void acpi_nfit_unregister(void *data)
 {
 	struct acpi_nfit_desc *acpi_desc = data;
@@ -1155,14 +1187,21 @@ static struct acpi_driver acpi_nfit_driver = {
 
 static int __init nfit_init(void)
 {
+	int rc;
+
 	guid_parse(NFIT_DSM_ROOT_GUID, &nfit_root_guid);
 	guid_parse(NFIT_DSM_INTEL_GUID, &nfit_intel_guid);
-	return acpi_bus_register_driver(&acpi_nfit_driver);
+	nfit_mce_register();
+	rc = acpi_bus_register_driver(&acpi_nfit_driver);
+	if (rc)
+		nfit_mce_unregister();
+	return rc;
 }
 
 static void __exit nfit_exit(void)
 {
 	acpi_bus_unregister_driver(&acpi_nfit_driver);
+	nfit_mce_unregister();
 }
 
 module_init(nfit_init);

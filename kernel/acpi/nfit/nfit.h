@@ -164,6 +164,10 @@ static inline struct acpi_nfit_desc *to_acpi_nfit_desc(struct nvdimm_bus_descrip
 int acpi_nfit_init(struct acpi_nfit_desc *acpi_desc, const void *nfit,
 		   u32 len);
 int nfit_get_smbios_id(u32 device_handle, u16 *flags);
+struct nvdimm_bus *nfit_pm_bus_get(u64 addr);
+/* mce.c */
+void nfit_mce_register(void);
+void nfit_mce_unregister(void);
 void nfit_log(void *ctx, bool error, const char *fmt, ...) __printf(3, 4);
 
 /* ars.c */
@@ -232,8 +236,5 @@ extern const struct nd_blk_ops nfit_blk_ops;
 struct nfit_blk *nfit_blk_init(struct acpi_nfit_desc *acpi_desc,
 			       struct nfit_mem *nfit_mem,
 			       const struct acpi_nfit_memory_map *memdev);
-
-/* exported by the kernel (CONFIG_ARCH_HAS_PMEM_API); <linux/libnvdimm.h> is upstream's */
-void arch_invalidate_pmem(void *addr, size_t size);
 
 #endif /* __NFIT_H__ */
