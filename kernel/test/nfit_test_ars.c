@@ -497,9 +497,10 @@ static u32 nt_ars_inject(struct nt_ars *a, u64 func, void *in, u32 in_len,
 		a->injects++;
 		*notify = set->err_inj_options & BIT(NFIT_ARS_INJ_OPT_NOTIFY);
 	}
-	dev_info(a->dev, "nfit_test: %s [%#llx, +%#llx): %ld lines changed\n",
-		 func == NFIT_CMD_ARS_INJECT_SET ? "error injected at" :
-		 "injection cleared in", base, len, n);
+	/* ndctl injects block by block: thousands of calls */
+	dev_info_ratelimited(a->dev, "nfit_test: %s [%#llx, +%#llx): %ld lines changed\n",
+			     func == NFIT_CMD_ARS_INJECT_SET ? "error injected at" :
+			     "injection cleared in", base, len, n);
 	return 0;
 }
 
