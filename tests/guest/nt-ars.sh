@@ -255,6 +255,18 @@ for m in "1:records claimed" "2:output length" "3:outside the scrubbed range" \
 done
 echo 0 > $A0/ars_corrupt
 echo 120 > /sys/module/nfit/parameters/ars_timeout
+# ARS Cap's max_ars_out below the status header, and past nfit's 1 MiB
+for m in "40:below the 48-byte status header" "4194304:using 1048576"; do
+	echo ${m%%:*} > $A0/ars_max_out
+	c0=$(scrub_wait $B0 30)
+	dmark
+	echo 1 > $B0/nfit/scrub
+	v=$(scrub_wait $B0 30)
+	w=$(dsince | grep 'nfit_test.0: ARS Cap' | grep -c "${m#*:}")
+	expect_eq "max_ars_out ${m%%:*}: the scrub completed, '${m#*:}' logged" \
+		"$v $([ $w -ge 1 ] && echo logged)" "$((c0 + 1)) logged"
+done
+echo 256 > $A0/ars_max_out
 echo clear > $D0
 expect_eq "ars_corrupt 7 refused" "$(ns_w $A0/ars_corrupt 7)" "Invalid argument"
 
