@@ -138,11 +138,38 @@ void nvdimm_bus_clear_badrange(struct nvdimm_bus *nvdimm_bus, u64 addr,
 }
 EXPORT_SYMBOL_GPL(nvdimm_bus_clear_badrange);
 
+/* sectors [@first, +@count) of @bb: clear (chunked: badblocks takes ints) */
+static void nd_bb_clear(struct badblocks *bb, u64 first, u64 count)
+{
+	while (count) {
+		u64 n = min_t(u64, count, BADRANGE_CLEAR_CHUNK);
+
+		badblocks_clear(bb, first, n);
+		first += n;
+		count -= n;
+	}
+}
+
+/* ... set; false when the list is full */
+static bool nd_bb_set(struct badblocks *bb, u64 first, u64 count)
+{
+	while (count) {
+		int n = min_t(u64, count, BB_MAX_LEN);
+
+		if (badblocks_set(bb, first, n, 1))
+			return false;
+		first += n;
+		count -= n;
+	}
+	return true;
+}
+
 /**
  * nvdimm_badblocks_populate - the bus's bad ranges inside @range as
  *	512-byte sectors of @bb, counted from @range->start
  * @nd_region: the region @range belongs to (its bus is asked)
- * @bb: the list to fill: every sector of @range it had is cleared first
+ * @bb: the list to fill: the sectors no bad range covers are cleared, after
+ *	the bad ones are set (never a moment without a still-bad sector)
  * @range: system-physical range the list describes (a region, or a
  *	namespace's data area)
  */
@@ -152,37 +179,34 @@ void nvdimm_badblocks_populate(struct nd_region *nd_region,
 	struct nvdimm_bus *nvdimm_bus = walk_to_nvdimm_bus(&nd_region->dev);
 	u64 nsec = DIV_ROUND_UP_ULL(range_len(range), SECTOR_SIZE);
 	struct nd_badrange *br;
-	u64 first;
+	u64 good = 0;	/* first sector not yet known good or bad */
 
 	if (!nvdimm_bus || range->end < range->start)
 		return;
 	mutex_lock(&nvdimm_bus->badrange_lock);
-	/* badblocks counts sectors in an int per call */
-	for (first = 0; first < nsec; first += BADRANGE_CLEAR_CHUNK)
-		badblocks_clear(bb, first, min_t(u64, nsec - first,
-						 BADRANGE_CLEAR_CHUNK));
+	/*
+	 * The bad sectors are set first, then only the gaps between them
+	 * cleared: a reader of @bb never sees a still-bad sector missing.
+	 * The list is sorted and merged, so the sectors only grow.
+	 */
 	list_for_each_entry(br, &nvdimm_bus->badranges, list) {
-		u64 s, e, count;
+		u64 s, e, first, last;
 
 		if (br->last < range->start || br->start > range->end)
 			continue;
 		s = max_t(u64, br->start, range->start) - range->start;
 		e = min_t(u64, br->last, range->end) - range->start;
 		first = s >> SECTOR_SHIFT;
-		count = (e >> SECTOR_SHIFT) - first + 1;
-		/* badblocks takes at most an int of sectors per call */
-		while (count) {
-			int n = min_t(u64, count, BB_MAX_LEN);
-
-			if (badblocks_set(bb, first, n, 1)) {
-				dev_warn_ratelimited(&nd_region->dev, "badblocks list full: sectors from %llu not recorded\n",
-						     first);
-				break;
-			}
-			first += n;
-			count -= n;
-		}
+		last = e >> SECTOR_SHIFT;
+		if (!nd_bb_set(bb, first, last - first + 1))
+			dev_warn_ratelimited(&nd_region->dev, "badblocks list full: sectors from %llu not recorded\n",
+					     first);
+		if (first > good)
+			nd_bb_clear(bb, good, first - good);
+		good = max(good, last + 1);
 	}
+	if (nsec > good)
+		nd_bb_clear(bb, good, nsec - good);
 	mutex_unlock(&nvdimm_bus->badrange_lock);
 }
 EXPORT_SYMBOL_GPL(nvdimm_badblocks_populate);

@@ -483,6 +483,7 @@ static ssize_t region_badblocks_show(struct device *dev,
 	device_unlock(dev);
 	return rc;
 }
+
 static struct device_attribute dev_attr_badblocks =
 	__ATTR(badblocks, 0444, region_badblocks_show, NULL);
 

@@ -43,7 +43,8 @@
  *   guest memory: 5 x 32 MiB of media + 4 x 128 KiB of labels.
  *
  * Poison: every DIMM has a bitmap of poisoned media lines (64 bytes of
- * DPA each), set and cleared through debugfs only.  A read through a PM
+ * DPA each), set and cleared through debugfs, the error-injection
+ * functions and Clear Error; ARS reports it (nfit_test_ars.c).  A read through a PM
  * range with copy_mc_to_kernel() (nd_pmem, nvdimm_read_bytes()) stops at
  * the first poisoned byte, as a machine check would stop it; a
  * block-window read command over a poisoned line completes with the
@@ -70,6 +71,7 @@
 #include <asm/unaligned.h>
 #include "nfit.h"
 #include "nfit_test.h"
+#include "nfit_test_ars.h"
 
 #define NT_DIMM_SIZE	SZ_32M		/* DPA space (media) of every DIMM */
 #define NT_LABEL_SIZE	SZ_128K		/* label storage: GET_CONFIG_SIZE */
@@ -509,7 +511,8 @@ struct nt_dimm {
  * @pdev: the platform device
  * @topo: what it describes
  * @cmds: DIMM commands offered: the topology's, ND_CMD_CALL with cmd_call
- * @bus_calls: bus ND_CMD_CALLs received
+ * @bus_calls: bus ND_CMD_CALLs received (cmd_call=1's generic answer)
+ * @ars: the bus's ARS and error-injection firmware
  * @next_phys: next free fake physical address
  * @dimm: its DIMMs
  * @pm: its persistent-memory ranges
@@ -522,6 +525,7 @@ struct nfit_test {
 	const struct nt_topology *topo;
 	unsigned long cmds;
 	u64 bus_calls;
+	struct nt_ars ars;
 	resource_size_t next_phys;
 	struct nt_dimm dimm[NT_MAX_DIMMS];
 	struct nfit_test_res pm[NT_MAX_SETS];
@@ -692,6 +696,20 @@ static u32 nt_flags(struct nt_dimm *d, void *buf, u32 out_len,
  * userspace must not send is for the core to refuse.  Returns the output
  * bytes left unfilled.
  */
+static bool nt_pkg_ok(struct device *dev, const void *buf,
+		      unsigned int buf_len)
+{
+	const struct nd_cmd_pkg *pkg = buf;
+
+	if (buf_len < sizeof(*pkg) || (u64)pkg->nd_size_in +
+	    pkg->nd_size_out > buf_len - sizeof(*pkg)) {
+		dev_dbg(dev, "cmd_call: envelope of %u bytes does not hold the package\n",
+			buf_len);
+		return false;
+	}
+	return true;
+}
+
 static int nt_call(struct device *dev, u32 answer, u64 *calls, void *buf,
 		   unsigned int buf_len)
 {
@@ -699,12 +717,8 @@ static int nt_call(struct device *dev, u32 answer, u64 *calls, void *buf,
 	u8 *out;
 	u32 n, i;
 
-	if (buf_len < sizeof(*pkg) || (u64)pkg->nd_size_in +
-	    pkg->nd_size_out > buf_len - sizeof(*pkg)) {
-		dev_dbg(dev, "cmd_call: envelope of %u bytes does not hold the package\n",
-			buf_len);
+	if (!nt_pkg_ok(dev, buf, buf_len))
 		return -EINVAL;
-	}
 	(*calls)++;
 	out = pkg->nd_payload + pkg->nd_size_in;
 	n = min(answer, pkg->nd_size_out);
@@ -748,9 +762,17 @@ static int nfit_test_ctl(struct nvdimm_bus_descriptor *nd_desc,
 	int out;
 
 	*cmd_rc = 0;
-	if (!nvdimm) {		/* the only bus command: cmd_call=1 */
-		if (cmd != ND_CMD_CALL || !test_bit(cmd, &nd_desc->cmd_mask))
+	if (!nvdimm) {
+		/* ARS and error injection (nfit_test_ars.c); cmd_call=1 */
+		if (cmd >= BITS_PER_LONG || !test_bit(cmd, &nd_desc->cmd_mask))
 			return -ENOTTY;
+		if (cmd != ND_CMD_CALL)
+			return nt_ars_ctl(&t->ars, cmd, buf, buf_len, cmd_rc);
+		if (!nt_pkg_ok(&t->pdev->dev, buf, buf_len))
+			return -EINVAL;
+		out = nt_ars_call(&t->ars, buf, buf_len);
+		if (out != -ENOTTY || !cmd_call || !t->topo->cmds)
+			return out;
 		return nt_call(&t->pdev->dev, NT_CALL_LEN, &t->bus_calls, buf,
 			       buf_len);
 	}
@@ -2063,6 +2085,38 @@ static int nt_alloc(struct nfit_test *t)
 	return 0;
 }
 
+/* the ARS firmware's view of the PM ranges and their DIMMs' poison */
+static void nt_ars_setup(struct nfit_test *t)
+{
+	struct nt_ars *a = &t->ars;
+	int s, k;
+
+	nt_ars_init(a);
+	a->dev = &t->pdev->dev;
+	a->acpi_desc = &t->acpi_desc;
+	a->poison_lock = &nt_poison_lock;
+	a->poisoned = &nt_poisoned;
+	a->line = NT_POISON_LINE;
+	a->ileave = NT_ILEAVE;
+	a->dpa_size = NT_DIMM_SIZE;
+	BUILD_BUG_ON(NT_MAX_SETS > NT_ARS_MAX_RANGES);
+	BUILD_BUG_ON(NT_MAX_DIMMS > NT_ARS_MAX_WAYS);
+	for (s = 0; s < t->topo->nr_sets; s++) {
+		const struct nt_pm_set *set = &t->topo->set[s];
+		struct nt_ars_range *r = &a->r[s];
+
+		r->spa = t->pm[s].start;
+		r->size = t->pm[s].size;
+		r->dpa = set->dpa;
+		r->ways = set->ways;
+		for (k = 0; k < set->ways; k++) {
+			r->poison[k] = t->dimm[set->dimm[k]].poison;
+			r->handle[k] = t->dimm[set->dimm[k]].handle;
+		}
+	}
+	a->nr = t->topo->nr_sets;
+}
+
 /* debugfs: nfit_test/nfit_test.N/dimmI/, and nfit_test/nmemX -> it */
 
 static int nt_stats_show(struct seq_file *m, void *unused)
@@ -2249,8 +2303,9 @@ static void nt_debugfs_init(struct nfit_test *t)
 	int i;
 
 	t->dir = debugfs_create_dir(dev_name(&t->pdev->dev), nt_debugfs);
-	if (test_bit(ND_CMD_CALL, &t->acpi_desc.nd_desc.cmd_mask))
+	if (cmd_call && t->topo->cmds)
 		debugfs_create_u64("bus_calls", 0444, t->dir, &t->bus_calls);
+	nt_ars_debugfs(&t->ars, t->dir);
 	for (i = 0; i < t->topo->nr_dimms; i++)
 		nt_debugfs_dimm(t, &t->dimm[i]);
 }
@@ -2301,6 +2356,12 @@ static int nfit_test_probe(struct platform_device *pdev)
 		acpi_desc->nd_desc.cmd_mask = BIT(ND_CMD_CALL);
 	}
 	acpi_desc->dimm_cmd_mask = t->cmds;
+	/* the root _DSM functions the mock firmware answers (6.1's mock) */
+	acpi_desc->bus_dsm_mask = BIT(ND_CMD_ARS_CAP) | BIT(ND_CMD_ARS_START) |
+		BIT(ND_CMD_ARS_STATUS) | BIT(ND_CMD_CLEAR_ERROR) |
+		BIT(NFIT_CMD_ARS_INJECT_SET) | BIT(NFIT_CMD_ARS_INJECT_CLEAR) |
+		BIT(NFIT_CMD_ARS_INJECT_GET);
+	nt_ars_setup(t);
 	acpi_desc->nd_desc.ndctl = nfit_test_ctl;
 	/* ndctl finds the mock buses by provider "nfit_test.N" */
 	acpi_desc->nd_desc.provider_name = dev_name(dev);

@@ -1,7 +1,9 @@
 # nt-call: the passthrough ioctl ND_IOCTL_CALL (struct nd_cmd_pkg).  No
-# provider offers it by default; nfit_test's test knob cmd_call=1 makes
-# nfit_test.0 and its DIMMs offer it, the mock firmware answering every
-# function with call_len bytes (byte i = function + i) and nd_fw_size.
+# DIMM offers it by default, the buses only for the injection functions
+# (nt-ars); nfit_test's test knob cmd_call=1 makes nfit_test.0's DIMMs
+# offer it and its bus answer the other functions, the mock firmware
+# answering every function with call_len bytes (byte i = function + i)
+# and nd_fw_size.
 #
 # - the answer comes back as the uapi says: the header as sent with the
 #   firmware's nd_fw_size (even when it is larger than nd_size_out), the
@@ -63,7 +65,7 @@ fi
 ok "modprobe nfit_test cmd_call=1"
 got="$(cat /sys/bus/nd/devices/$d/commands)|$(cat $(nt_bus 0)/commands)|$(cat /sys/bus/nd/devices/$nl/commands)"
 expect_eq "$d, ndbus of nfit_test.0, $nl commands (cmd_call on)" "$got" \
-	"flags get_size get_data set_data cmd_call |cmd_call |"
+	"flags get_size get_data set_data cmd_call |ars_cap ars_start ars_status clear_error cmd_call |"
 expect_eq "$d active (its regions enabled)" "$(cat /sys/bus/nd/devices/$d/state)" active
 dyn=/sys/kernel/debug/dynamic_debug/control
 [ -w $dyn ] && echo 'module libnvdimm file ioctl.c +p' > $dyn 2> /dev/null

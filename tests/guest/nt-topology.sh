@@ -26,7 +26,8 @@ for n in 0 1; do
 	c=$(readlink -f /sys/class/nd/ndctl$n/device)
 	expect_eq "ndctl$n -> ${b##*/}" "$c" "$b"
 	expect_eq "ndbus$n/nfit/revision" "$(cat $b/nfit/revision)" 1
-	expect_eq "ndbus$n/commands (no bus commands)" "$(cat $b/commands)" ""
+	expect_eq "ndbus$n/commands (ARS and the injection calls, docs/ars.md)" \
+		"$(cat $b/commands)" "ars_cap ars_start ars_status clear_error cmd_call "
 done
 
 # the DIMMs of nfit_test.0 answer label commands, nfit_test.1's does not

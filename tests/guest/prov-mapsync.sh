@@ -23,7 +23,7 @@ while [ $i -lt $ROUNDS ]; do
 	i=$((i + 1))
 	# synchronous DAX devices made and freed: devdax's, then fsdax's;
 	# the freed objects reach the slab after an RCU grace period
-	ndctl create-namespace -f -e $e -m devdax -a 2M > /dev/null 2>&1
+	ndctl create-namespace -f -e $e -m devdax $(devdax_align) > /dev/null 2>&1
 	ndctl create-namespace -f -e $e -m fsdax > /dev/null 2>&1
 	ndctl create-namespace -f -e $e -m raw > /dev/null 2>&1
 	sleep 1

@@ -109,7 +109,7 @@ for P in e820 virtio-pmem; do
 	fi
 	seed=$((seed + 10))
 
-	if mode_to $ns devdax -a 2M; then
+	if mode_to $ns devdax $(devdax_align); then
 		ndctl list -n $ns > /tmp/dd.json
 		chr=$(jget chardev /tmp/dd.json)
 		check "$P devdax (/dev/$chr): 4M at 2M and the last 2M through mmap, read back" \

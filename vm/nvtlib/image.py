@@ -19,7 +19,9 @@ from .config import BUILD, GUEST, TOP, VM, die, say
 # from modules.dep, never the whole tree.  kmem: devdax onlined as system
 # RAM (daxctl reconfigure-device --mode=system-ram, us-reconfig-safe)
 STOCK_WANT = ["nfit", "libnvdimm", "nd_pmem", "nd_btt", "dax_pmem",
-              "device_dax", "kmem", "nd_e820", "virtio_pmem"]
+              "device_dax", "kmem", "nd_e820", "virtio_pmem",
+              # software machine checks (mce-badrange)
+              "mce_inject"]
 INFRA_WANT = ["9p", "9pnet_virtio", "virtio_pci"]   # /out share
 # mount -o dax (the DAX tests); crc32c: ext4's metadata_csum and xfs'
 # CRCs ask the crypto API for "crc32c" (crc32c_intel needs SSE4.2, which

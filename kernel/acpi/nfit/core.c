@@ -74,12 +74,21 @@ static struct device_attribute dev_attr_bus_dsm_mask = {
 static struct attribute *acpi_nfit_bus_attributes[] = {
 	&dev_attr_revision.attr,
 	&dev_attr_bus_dsm_mask.attr,
+	&dev_attr_scrub.attr,
+	&dev_attr_hw_error_scrub.attr,
 	NULL,
 };
+
+static umode_t acpi_nfit_bus_visible(struct kobject *kobj, struct attribute *a,
+				     int n)
+{
+	return nfit_ars_hidden(kobj_to_dev(kobj), a) ? 0 : a->mode;
+}
 
 static const struct attribute_group acpi_nfit_bus_group = {
 	.name = "nfit",
 	.attrs = acpi_nfit_bus_attributes,
+	.is_visible = acpi_nfit_bus_visible,
 };
 
 static const struct attribute_group *acpi_nfit_bus_groups[] = {
@@ -346,29 +355,154 @@ static int nfit_dimm_cmd_in_len(unsigned int cmd, const void *buf,
 	}
 }
 
+/* Input bytes of a bus command (root _DSM functions 1-4). */
+static int nfit_bus_cmd_in_len(unsigned int cmd)
+{
+	switch (cmd) {
+	case ND_CMD_ARS_CAP:
+		return offsetof(struct nd_cmd_ars_cap, status);
+	case ND_CMD_ARS_START:
+		return offsetof(struct nd_cmd_ars_start, status);
+	case ND_CMD_ARS_STATUS:
+		return 0;
+	case ND_CMD_CLEAR_ERROR:
+		return offsetof(struct nd_cmd_clear_error, status);
+	default:
+		return -ENOTTY;
+	}
+}
+
+/*
+ * Evaluate _DSM function @func of @guid on @handle with @in_len bytes
+ * at @in; the answer goes to @outp (@out_len bytes of room), its full
+ * size to *@fw_len.  Returns the bytes of @outp left unfilled, or a
+ * negative errno.
+ */
+static int nfit_dsm_eval(struct device *dev, acpi_handle handle,
+			 const guid_t *guid, unsigned int func, void *in,
+			 unsigned int in_len, void *outp, unsigned int out_len,
+			 u32 *fw_len)
+{
+	union acpi_object in_obj, in_buf, *out;
+	unsigned int copy;
+
+	in_buf.type = ACPI_TYPE_BUFFER;
+	in_buf.buffer.length = in_len;
+	in_buf.buffer.pointer = in;
+	in_obj.type = ACPI_TYPE_PACKAGE;
+	in_obj.package.count = 1;
+	in_obj.package.elements = &in_buf;
+
+	out = acpi_evaluate_dsm(handle, guid, NFIT_DSM_REVISION, func, &in_obj);
+	if (!out) {
+		dev_dbg(dev, "_DSM function %u failed\n", func);
+		return -ENXIO;
+	}
+	if (out->type != ACPI_TYPE_BUFFER) {
+		dev_dbg(dev, "_DSM function %u returned type %d\n", func,
+			out->type);
+		ACPI_FREE(out);
+		return -EINVAL;
+	}
+	copy = min(out_len, out->buffer.length);
+	memcpy(outp, out->buffer.pointer, copy);
+	if (out->buffer.length > out_len)
+		dev_dbg(dev, "_DSM function %u: %u bytes truncated to %u\n",
+			func, out->buffer.length, out_len);
+	*fw_len = out->buffer.length;
+	ACPI_FREE(out);
+	return out_len - copy;
+}
+
+/*
+ * Run @cmd through _DSM @guid of @handle: ND_CMD_CALL runs the package's
+ * function (already vetted) on its payload, another command the function
+ * of its number with the first @in_len bytes of @buf as input.  Returns
+ * the output bytes left unfilled, or a negative errno.
+ */
+static int nfit_dsm_run(struct device *dev, acpi_handle handle,
+			const guid_t *guid, unsigned int cmd, void *buf,
+			unsigned int buf_len, int in_len)
+{
+	struct nd_cmd_pkg *pkg = cmd == ND_CMD_CALL ? buf : NULL;
+	unsigned int func = cmd, out_len;
+	void *in = buf;
+	u32 fw_len;
+	int rc;
+
+	if (pkg) {
+		func = pkg->nd_command;
+		in = pkg->nd_payload;
+		in_len = pkg->nd_size_in;
+		out_len = pkg->nd_size_out;
+	} else {
+		if (in_len < 0)
+			return in_len;
+		if (in_len > buf_len)
+			return -EINVAL;
+		out_len = buf_len - in_len;
+	}
+	rc = nfit_dsm_eval(dev, handle, guid, func, in, in_len, in + in_len,
+			   out_len, &fw_len);
+	if (rc >= 0 && pkg)
+		pkg->nd_fw_size = fw_len;
+	return rc;
+}
+
+/*
+ * Bus commands: ARS Cap/Start/Status and Clear Error are root _DSM
+ * functions 1-4; ND_CMD_CALL passes a root function of the NFIT bus
+ * family (the injection functions) the firmware reports.
+ */
+static int acpi_nfit_bus_ctl(struct acpi_nfit_desc *acpi_desc,
+			     unsigned int cmd, void *buf,
+			     unsigned int buf_len, int *cmd_rc)
+{
+	struct device *dev = acpi_desc->dev;
+	struct nd_cmd_pkg *pkg = buf;
+	int rc;
+
+	if (!acpi_desc->adev || cmd >= BITS_PER_LONG ||
+	    !test_bit(cmd, &acpi_desc->nd_desc.cmd_mask)) {
+		dev_dbg(dev, "bus command %u not implemented\n", cmd);
+		return -ENOTTY;
+	}
+	if (cmd == ND_CMD_CALL) {
+		if (buf_len < sizeof(*pkg) ||
+		    (u64)pkg->nd_size_in + pkg->nd_size_out > buf_len - sizeof(*pkg))
+			return -EINVAL;
+		if (pkg->nd_family != NVDIMM_BUS_FAMILY_NFIT ||
+		    pkg->nd_command >= BITS_PER_LONG ||
+		    !test_bit(pkg->nd_command, &acpi_desc->bus_dsm_mask)) {
+			dev_dbg(dev, "bus call %llu.%llu not offered\n",
+				pkg->nd_family, pkg->nd_command);
+			return -ENOTTY;
+		}
+	}
+	rc = nfit_dsm_run(dev, acpi_desc->adev->handle, &nfit_root_guid, cmd,
+			  buf, buf_len, nfit_bus_cmd_in_len(cmd));
+	if (rc >= 0 && cmd != ND_CMD_CALL)
+		*cmd_rc = nfit_bus_cmd_rc(cmd, buf, buf_len - rc);
+	return rc;
+}
+
 static int acpi_nfit_ctl(struct nvdimm_bus_descriptor *nd_desc,
 			 struct nvdimm *nvdimm, unsigned int cmd, void *buf,
 			 unsigned int buf_len, int *cmd_rc)
 {
 	struct acpi_nfit_desc *acpi_desc = to_acpi_nfit_desc(nd_desc);
-	union acpi_object in_obj, in_buf, *out;
-	struct nd_cmd_pkg *pkg = NULL;
+	struct nd_cmd_pkg *pkg = buf;
 	struct nfit_mem *nfit_mem;
-	void *in = buf, *outp;
-	unsigned int func = cmd, in_len, out_len, copy;
-	int rc;
+	int in_len = 0, rc;
 
 	*cmd_rc = 0;
-	if (!nvdimm) {
-		dev_dbg(acpi_desc->dev, "bus command %u not implemented\n", cmd);
-		return -ENOTTY;
-	}
+	if (!nvdimm)
+		return acpi_nfit_bus_ctl(acpi_desc, cmd, buf, buf_len, cmd_rc);
 	nfit_mem = nvdimm_provider_data(nvdimm);
 	if (!nfit_mem->adev || nfit_mem->family != NFIT_FAMILY_INTEL)
 		return -ENOTTY;
 
 	if (cmd == ND_CMD_CALL) {
-		pkg = buf;
 		if (pkg->nd_family != NFIT_FAMILY_INTEL) {
 			dev_dbg(nvdimm_dev(nvdimm), "call: family %llu not served\n",
 				pkg->nd_family);
@@ -380,53 +514,16 @@ static int acpi_nfit_ctl(struct nvdimm_bus_descriptor *nd_desc,
 				pkg->nd_command);
 			return -ENOTTY;
 		}
-		func = pkg->nd_command;
-		in = pkg->nd_payload;
-		in_len = pkg->nd_size_in;
-		out_len = pkg->nd_size_out;
 	} else {
-		rc = nfit_dimm_cmd_in_len(cmd, buf, buf_len);
-		if (rc < 0)
-			return rc;
-		if (rc > buf_len)
-			return -EINVAL;
-		in_len = rc;
-		out_len = buf_len - in_len;
+		in_len = nfit_dimm_cmd_in_len(cmd, buf, buf_len);
 	}
-	outp = in + in_len;
-
-	in_buf.type = ACPI_TYPE_BUFFER;
-	in_buf.buffer.length = in_len;
-	in_buf.buffer.pointer = in;
-	in_obj.type = ACPI_TYPE_PACKAGE;
-	in_obj.package.count = 1;
-	in_obj.package.elements = &in_buf;
-
-	out = acpi_evaluate_dsm(nfit_mem->adev->handle, &nfit_intel_guid,
-				NFIT_DSM_REVISION, func, &in_obj);
-	if (!out) {
-		dev_dbg(nvdimm_dev(nvdimm), "_DSM function %u failed\n", func);
-		return -ENXIO;
-	}
-	if (out->type != ACPI_TYPE_BUFFER) {
-		dev_dbg(nvdimm_dev(nvdimm), "_DSM function %u returned type %d\n",
-			func, out->type);
-		ACPI_FREE(out);
-		return -EINVAL;
-	}
-	copy = min(out_len, out->buffer.length);
-	memcpy(outp, out->buffer.pointer, copy);
-	if (out->buffer.length > out_len)
-		dev_dbg(nvdimm_dev(nvdimm), "_DSM function %u: %u bytes truncated to %u\n",
-			func, out->buffer.length, out_len);
-	if (pkg)
-		pkg->nd_fw_size = out->buffer.length;
+	rc = nfit_dsm_run(nvdimm_dev(nvdimm), nfit_mem->adev->handle,
+			  &nfit_intel_guid, cmd, buf, buf_len, in_len);
 	/* firmware status, first word of the output */
-	if (!pkg && copy >= 4 && get_unaligned((u32 *)outp))
+	if (rc >= 0 && cmd != ND_CMD_CALL && buf_len - in_len - rc >= 4 &&
+	    get_unaligned((u32 *)(buf + in_len)))
 		*cmd_rc = -EIO;
-	ACPI_FREE(out);
-
-	return out_len - copy;
+	return rc;
 }
 
 /* registration */
@@ -916,6 +1013,38 @@ int nfit_get_smbios_id(u32 device_handle, u16 *flags)
 }
 EXPORT_SYMBOL_GPL(nfit_get_smbios_id);
 
+/**
+ * nfit_pm_bus_get - the registered bus with a persistent-memory SPA range
+ *	holding @addr
+ * @addr: system-physical address
+ *
+ * Returns the bus with a reference on its device (put_device() of
+ * to_nvdimm_bus_dev()), or NULL.
+ */
+struct nvdimm_bus *nfit_pm_bus_get(u64 addr)
+{
+	const struct acpi_nfit_system_address *spa;
+	struct nvdimm_bus *found = NULL;
+	struct acpi_nfit_desc *acpi_desc;
+
+	mutex_lock(&acpi_descs_lock);
+	list_for_each_entry(acpi_desc, &acpi_descs, list) {
+		nfit_for_each_usable(&acpi_desc->table, spa,
+				     ACPI_NFIT_TYPE_SYSTEM_ADDRESS) {
+			if (nfit_spa_kind(spa) != NFIT_SPA_PM ||
+			    addr < spa->address ||
+			    addr - spa->address >= spa->length)
+				continue;
+			found = acpi_desc->nvdimm_bus;
+			get_device(to_nvdimm_bus_dev(found));
+			goto out;
+		}
+	}
+out:
+	mutex_unlock(&acpi_descs_lock);
+	return found;
+}
+
 static void acpi_nfit_unregister(void *data)
 {
 	struct acpi_nfit_desc *acpi_desc = data;
@@ -964,6 +1093,7 @@ int acpi_nfit_init(struct acpi_nfit_desc *acpi_desc, const void *nfit,
 	}
 
 	nfit_probe_bus_dsm(acpi_desc);
+	nfit_ars_setup_cmds(acpi_desc);
 	if (!nd_desc->provider_name)
 		nd_desc->provider_name = "ACPI.NFIT";
 	nd_desc->module = THIS_MODULE;
@@ -989,7 +1119,11 @@ int acpi_nfit_init(struct acpi_nfit_desc *acpi_desc, const void *nfit,
 	 * every DIMM, region and namespace on it is gone before the devm
 	 * entries above unmap the flush hints and remove the iomem ranges.
 	 */
-	return devm_add_action_or_reset(dev, acpi_nfit_unregister, acpi_desc);
+	rc = devm_add_action_or_reset(dev, acpi_nfit_unregister, acpi_desc);
+	if (rc)
+		return rc;
+	/* its teardown (the scrub cancelled) runs before the bus goes */
+	return nfit_ars_init(acpi_desc);
 }
 EXPORT_SYMBOL_GPL(acpi_nfit_init);
 
@@ -1014,7 +1148,25 @@ static int acpi_nfit_add(struct acpi_device *adev)
 	acpi_desc->adev = adev;
 	rc = acpi_nfit_init(acpi_desc, tbl, tbl->length);
 	acpi_put_table(tbl);
+	if (!rc)
+		dev_set_drvdata(&adev->dev, acpi_desc);
 	return rc;
+}
+
+/*
+ * Notifications on the ACPI0012 device.  The ACPI core installs this
+ * handler after .add succeeded and removes it (waiting for a running
+ * one) before the driver's devres is released, so the bus is there
+ * throughout; no device lock, which the remover holds while it waits.
+ */
+static void acpi_nfit_notify(struct acpi_device *adev, u32 event)
+{
+	struct acpi_nfit_desc *acpi_desc = dev_get_drvdata(&adev->dev);
+
+	if (acpi_desc)
+		acpi_nfit_notify_event(acpi_desc, event);
+	else
+		dev_dbg(&adev->dev, "notification %#x: no bus\n", event);
 }
 
 static const struct acpi_device_id acpi_nfit_ids[] = {
@@ -1028,20 +1180,28 @@ static struct acpi_driver acpi_nfit_driver = {
 	.ids = acpi_nfit_ids,
 	.ops = {
 		.add = acpi_nfit_add,
+		.notify = acpi_nfit_notify,
 		/* no .remove: acpi_nfit_init() left the teardown to devres */
 	},
 };
 
 static int __init nfit_init(void)
 {
+	int rc;
+
 	guid_parse(NFIT_DSM_ROOT_GUID, &nfit_root_guid);
 	guid_parse(NFIT_DSM_INTEL_GUID, &nfit_intel_guid);
-	return acpi_bus_register_driver(&acpi_nfit_driver);
+	nfit_mce_register();
+	rc = acpi_bus_register_driver(&acpi_nfit_driver);
+	if (rc)
+		nfit_mce_unregister();
+	return rc;
 }
 
 static void __exit nfit_exit(void)
 {
 	acpi_bus_unregister_driver(&acpi_nfit_driver);
+	nfit_mce_unregister();
 }
 
 module_init(nfit_init);

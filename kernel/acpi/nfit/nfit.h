@@ -9,6 +9,9 @@
 
 #include <linux/acpi.h>
 #include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
 #include "libnvdimm.h"
 #include "table.h"
 
@@ -16,6 +19,73 @@
 #define NFIT_DSM_ROOT_GUID "2f10e7a4-9e91-11e4-89d3-123b93f75cba"
 #define NFIT_DSM_INTEL_GUID "4309ac30-0d11-11e4-9191-0800200c9a66"
 #define NFIT_DSM_REVISION 1
+
+/* root _DSM functions beyond ARS (6.1's NFIT_CMD_*), ND_CMD_CALL bus family NFIT */
+#define NFIT_CMD_TRANSLATE_SPA		5
+#define NFIT_CMD_ARS_INJECT_SET		7
+#define NFIT_CMD_ARS_INJECT_CLEAR	8
+#define NFIT_CMD_ARS_INJECT_GET		9
+/* ACPI notification on the NFIT device: new uncorrectable memory errors */
+#define NFIT_NOTIFY_UC_MEMORY_ERROR	0x81
+/* err_inj_options bit: notify after the injection (ND_ARS_ERR_INJ_OPT_NOTIFY) */
+#define NFIT_ARS_INJ_OPT_NOTIFY		0
+
+/*
+ * Payloads of the injection functions (bus ND_CMD_CALL, family
+ * NVDIMM_BUS_FAMILY_NFIT), as ndctl sends them: input fields, then
+ * the output fields from status on.
+ */
+struct nfit_cmd_ars_err_inj {
+	u64 err_inj_spa_range_base;
+	u64 err_inj_spa_range_length;
+	u8 err_inj_options;
+	u32 status;
+} __packed;
+
+struct nfit_cmd_ars_err_inj_clr {
+	u64 err_inj_clr_spa_range_base;
+	u64 err_inj_clr_spa_range_length;
+	u32 status;
+} __packed;
+
+struct nfit_cmd_ars_err_inj_stat {
+	u32 status;
+	u32 inj_err_rec_count;
+	struct nfit_err_inj_stat_record {
+		u64 err_inj_stat_spa_range_base;
+		u64 err_inj_stat_spa_range_length;
+	} __packed record[];
+} __packed;
+
+/**
+ * struct nfit_ars - Address Range Scrub state of a bus (ars.c)
+ * @work: the scrub
+ * @lock: protects the fields below
+ * @wait: where the scrub sleeps between polls; woken on @cancel
+ * @ready: nfit_ars_init() ran: requests are taken
+ * @requested: a scrub is queued or running
+ * @running: the work item is scrubbing
+ * @again: a notification came while it ran: scrub again after it
+ * @cancel: the bus is going: no new scrub, the running one stops
+ * @count: scrubs completed (ndbusN/nfit/scrub)
+ * @hw_error_scrub: ndbusN/nfit/hw_error_scrub (0 or 1)
+ * @clear_err_unit: what the last ARS Cap reported
+ * @kn: ndbusN/nfit/scrub, notified when a scrub completes
+ */
+struct nfit_ars {
+	struct work_struct work;
+	struct mutex lock; /* the state below */
+	wait_queue_head_t wait;
+	bool ready;
+	bool requested;
+	bool running;
+	bool again;
+	bool cancel;
+	unsigned int count;
+	int hw_error_scrub;
+	u32 clear_err_unit;
+	struct kernfs_node *kn;
+};
 
 /* ndctl's family numbers (uapi NVDIMM_FAMILY_*) */
 #define NFIT_FAMILY_INTEL 0
@@ -69,6 +139,7 @@ struct nfit_mem {
  * @blk_claims: struct nfit_blk_claim list: the control-register and
  *	block-data-window ranges claimed for BLK regions, one per SPA range
  * @list: entry in core.c's list of registered buses (nfit_get_smbios_id())
+ * @ars: Address Range Scrub (ars.c)
  */
 struct acpi_nfit_desc {
 	struct nvdimm_bus_descriptor nd_desc;
@@ -82,6 +153,7 @@ struct acpi_nfit_desc {
 	unsigned long pmem_align;
 	struct list_head blk_claims;
 	struct list_head list;
+	struct nfit_ars ars;
 };
 
 static inline struct acpi_nfit_desc *to_acpi_nfit_desc(struct nvdimm_bus_descriptor *nd_desc)
@@ -92,7 +164,21 @@ static inline struct acpi_nfit_desc *to_acpi_nfit_desc(struct nvdimm_bus_descrip
 int acpi_nfit_init(struct acpi_nfit_desc *acpi_desc, const void *nfit,
 		   u32 len);
 int nfit_get_smbios_id(u32 device_handle, u16 *flags);
+struct nvdimm_bus *nfit_pm_bus_get(u64 addr);
+/* mce.c */
+void nfit_mce_register(void);
+void nfit_mce_unregister(void);
 void nfit_log(void *ctx, bool error, const char *fmt, ...) __printf(3, 4);
+
+/* ars.c */
+extern struct device_attribute dev_attr_scrub;
+extern struct device_attribute dev_attr_hw_error_scrub;
+bool nfit_ars_hidden(struct device *dev, struct attribute *a);
+void nfit_ars_setup_cmds(struct acpi_nfit_desc *acpi_desc);
+int nfit_ars_init(struct acpi_nfit_desc *acpi_desc);
+int acpi_nfit_ars_rescan(struct acpi_nfit_desc *acpi_desc);
+void acpi_nfit_notify_event(struct acpi_nfit_desc *acpi_desc, u32 event);
+int nfit_bus_cmd_rc(unsigned int cmd, const void *buf, unsigned int len);
 
 /* ND_CMD_DIMM_FLAGS: what a BLK DIMM needs around block-window accesses */
 #define NFIT_BLK_READ_FLUSH	BIT(0)	/* invalidate the aperture before reads */
