@@ -290,8 +290,9 @@ static void pmem_release_disk(void *data)
 }
 
 /* register @pmem's DAX device for @disk (a pfn device with struct pages) */
-/* most dax_devices pmem_alloc_dax() sets aside before it gives up */
-#define PMEM_DAX_TRIES 8
+/* most dax_devices pmem_alloc_dax() sets aside: async regions, sync ones */
+#define PMEM_DAX_TRIES_ASYNC	32
+#define PMEM_DAX_TRIES_SYNC	4
 
 /*
  * alloc_dax() for @pmem.  6.1's dax core resets a dax_device's flags only
@@ -299,21 +300,30 @@ static void pmem_release_disk(void *data)
  * back with the flags of a freed one, DAXDEV_SYNC among them (measured:
  * MAP_SYNC granted on virtio-pmem after an e820 fsdax disk went away,
  * on the stock modules too).  An asynchronous region must not get such
- * an object: those are set aside (held, so the next allocation is
- * another object), and released once a clean one is had.
+ * an object: it sets them aside (held, so the next allocation is another
+ * object) until a clean one comes, and fails after PMEM_DAX_TRIES_ASYNC.
+ * A synchronous region, which sets the flag anyway, prefers the stale
+ * objects (a few tries), so that it does not turn clean ones stale: with
+ * every reload of e820 and virtio-pmem the stale ones would otherwise
+ * pile up at the head of the free list (measured: a probe failing after
+ * 8 tries in the ninth reload cycle).  Set-aside objects are released
+ * at the end, as they were.
  */
 static struct dax_device *pmem_alloc_dax(struct device *dev,
 					 struct pmem_device *pmem)
 {
-	struct dax_device *dax_dev, *stale[PMEM_DAX_TRIES];
+	bool want_sync = is_nvdimm_sync(pmem->nd_region);
+	int tries = want_sync ? PMEM_DAX_TRIES_SYNC : PMEM_DAX_TRIES_ASYNC;
+	struct dax_device *dax_dev, *aside[PMEM_DAX_TRIES_ASYNC];
 	int i, n = 0;
 
 	for (;;) {
 		dax_dev = alloc_dax(pmem, &pmem_dax_ops);
-		if (IS_ERR(dax_dev) || is_nvdimm_sync(pmem->nd_region) ||
-		    !dax_synchronous(dax_dev))
+		if (IS_ERR(dax_dev) || dax_synchronous(dax_dev) == want_sync)
 			break;
-		if (n == PMEM_DAX_TRIES) {
+		if (n == tries) {
+			if (want_sync)
+				break;	/* a clean one serves: the flag is set */
 			dev_err(dev, "no DAX device without a stale synchronous flag after %d tries\n",
 				n);
 			kill_dax(dax_dev);
@@ -321,13 +331,13 @@ static struct dax_device *pmem_alloc_dax(struct device *dev,
 			dax_dev = ERR_PTR(-EBUSY);
 			break;
 		}
-		stale[n++] = dax_dev;
+		aside[n++] = dax_dev;
 	}
 	for (i = 0; i < n; i++) {
-		kill_dax(stale[i]);
-		put_dax(stale[i]);
+		kill_dax(aside[i]);
+		put_dax(aside[i]);
 	}
-	if (n)
+	if (n && !want_sync)
 		dev_info(dev, "set aside %d DAX device(s) with a stale synchronous flag\n",
 			 n);
 	return dax_dev;
