@@ -250,11 +250,15 @@ static int ndimm;
 static int busfd[8];
 static int nbus;
 
-/* wait_probe is no state: settle() reads it (it waits for probing) */
+/*
+ * wait_probe is no state: settle() reads it (it waits for probing);
+ * nfit/scrub counts the bus's scrubs, which end in the background (the
+ * one every bus bind starts) whatever the operation was
+ */
 static int skip_attr(const char *name)
 {
 	return !strcmp(name, "uevent") || !strcmp(name, "driver_override") ||
-		!strcmp(name, "wait_probe");
+		!strcmp(name, "wait_probe") || !strcmp(name, "scrub");
 }
 
 static int cmp_dev(const void *a, const void *b)
