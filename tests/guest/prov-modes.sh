@@ -109,7 +109,12 @@ for P in e820 virtio-pmem; do
 	fi
 	seed=$((seed + 10))
 
-	if mode_to $ns devdax $(devdax_align); then
+	if [ -z "$(devdax_align)" ]; then
+		# no THP (rt-amd64): the stock modules refuse a 4K devdax
+		# ("dax1.0: failed to enable"), ours enable it: not compared
+		skip "$P devdax" "no 2M device-dax alignment on this kernel (no THP)"
+		echo "$P devdax: skipped, no 2M alignment" >> $OUT
+	elif mode_to $ns devdax $(devdax_align); then
 		ndctl list -n $ns > /tmp/dd.json
 		chr=$(jget chardev /tmp/dd.json)
 		check "$P devdax (/dev/$chr): 4M at 2M and the last 2M through mmap, read back" \
