@@ -245,6 +245,8 @@ void nvdimm_bus_clear_badrange(struct nvdimm_bus *nvdimm_bus, u64 addr,
 			       u64 length);
 void nvdimm_bus_badrange_changed(struct nvdimm_bus *nvdimm_bus);
 
+int nvdimm_bus_cmd(struct nvdimm_bus *nvdimm_bus, unsigned int cmd,
+		   void *buf, unsigned int len, int *cmd_rc);
 int nvdimm_flush(struct nd_region *nd_region);
 bool is_nvdimm_sync(struct nd_region *nd_region);
 u64 nd_fletcher64(const void *addr, size_t len, bool le);

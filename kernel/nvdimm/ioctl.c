@@ -154,7 +154,8 @@ static int nd_call_provider(struct nvdimm_bus *nvdimm_bus,
 }
 
 /**
- * nvdimm_bus_cmd - the core's own bus command to the provider
+ * nvdimm_bus_cmd - a kernel-internal bus command to the provider,
+ *	serialised with the ioctl path's (the bus's cmd_lock)
  * @nvdimm_bus: the bus
  * @cmd: ND_CMD_* (the bus must offer it)
  * @buf: envelope, input then output
@@ -176,6 +177,7 @@ int nvdimm_bus_cmd(struct nvdimm_bus *nvdimm_bus, unsigned int cmd,
 	up_read(&nvdimm_bus->alive_lock);
 	return rc;
 }
+EXPORT_SYMBOL_GPL(nvdimm_bus_cmd);
 
 /* nvdimm_config_limits() body; the caller holds alive_lock for reading. */
 static int __nvdimm_config_limits(struct nvdimm_bus *nvdimm_bus,

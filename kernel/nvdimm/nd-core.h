@@ -260,8 +260,7 @@ void nd_region_badblocks_refresh(struct nd_region *nd_region);
 void nvdimm_bus_badrange_free(struct nvdimm_bus *nvdimm_bus);
 void nvdimm_bus_account_cleared(struct nvdimm_bus *nvdimm_bus, u64 addr,
 				u64 length);
-int nvdimm_bus_cmd(struct nvdimm_bus *nvdimm_bus, unsigned int cmd,
-		   void *buf, unsigned int len, int *cmd_rc);
+
 
 /* namespace_devs.c, btt_devs.c: personality autodetect */
 int nd_namespace_raw_allowed(struct device *ndns_dev);

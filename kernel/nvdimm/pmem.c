@@ -210,6 +210,8 @@ static long pmem_dax_direct_access(struct dax_device *dax_dev, pgoff_t pgoff,
 		*pfn = phys_to_pfn_t(pmem->phys_addr + offset, pmem->pfn_flags);
 	if (!READ_ONCE(pmem->bb.count))
 		return PHYS_PFN(pmem->size - offset);
+	/* badblocks counts sectors in an int */
+	nr_pages = min_t(long, nr_pages, INT_MAX >> (PAGE_SHIFT - SECTOR_SHIFT));
 	if (badblocks_check(&pmem->bb, sector, nr_pages << (PAGE_SHIFT - SECTOR_SHIFT),
 			    &first_bad, &num_bad)) {
 		if (mode != DAX_RECOVERY_WRITE)

@@ -111,14 +111,16 @@ static bool nfit_ars_supported(unsigned long cmd_mask)
 	return (cmd_mask & need) == need;
 }
 
-/* One bus command through the provider's hook; < 0, or residual bytes. */
+/*
+ * One bus command through the core (serialised with userspace's ioctls,
+ * -ENXIO once the bus is going); < 0, or residual bytes.
+ */
 static int nfit_ars_cmd(struct acpi_nfit_desc *acpi_desc, unsigned int cmd,
 			void *buf, unsigned int len)
 {
-	struct nvdimm_bus_descriptor *nd_desc = &acpi_desc->nd_desc;
 	int cmd_rc = 0, rc;
 
-	rc = nd_desc->ndctl(nd_desc, NULL, cmd, buf, len, &cmd_rc);
+	rc = nvdimm_bus_cmd(acpi_desc->nvdimm_bus, cmd, buf, len, &cmd_rc);
 	if (rc < 0)
 		dev_dbg(ars_dev(acpi_desc), "%s failed: %d\n",
 			nvdimm_bus_cmd_name(cmd), rc);
