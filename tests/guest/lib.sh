@@ -50,6 +50,12 @@ expect_eq() {
 	fi
 }
 
+# jget KEY FILE: the value of the first "KEY":value line of ndctl/daxctl's
+# pretty JSON (quotes and trailing comma dropped), empty when absent
+jget() {
+	sed -n "s/^[ \t]*\"$1\":\"\{0,1\}\([^\",]*\)\"\{0,1\},\{0,1\}$/\1/p" "$2" | head -n 1
+}
+
 # number of /dev/pmem* block devices
 pmem_count() {
 	local n=0 d

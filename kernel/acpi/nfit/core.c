@@ -464,7 +464,7 @@ static int acpi_nfit_bus_ctl(struct acpi_nfit_desc *acpi_desc,
 
 	if (!acpi_desc->adev || cmd >= BITS_PER_LONG ||
 	    !test_bit(cmd, &acpi_desc->nd_desc.cmd_mask)) {
-		dev_dbg(dev, "bus command %u not implemented\n", cmd);
+		dev_dbg(dev, "bus command %u: not offered by this bus\n", cmd);
 		return -ENOTTY;
 	}
 	if (cmd == ND_CMD_CALL) {
