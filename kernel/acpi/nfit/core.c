@@ -1013,6 +1013,25 @@ int nfit_get_smbios_id(u32 device_handle, u16 *flags)
 }
 EXPORT_SYMBOL_GPL(nfit_get_smbios_id);
 
+/* the registered bus with a PM range holding @addr; acpi_descs_lock held */
+static struct acpi_nfit_desc *nfit_pm_desc(u64 addr)
+{
+	const struct acpi_nfit_system_address *spa;
+	struct acpi_nfit_desc *acpi_desc;
+
+	lockdep_assert_held(&acpi_descs_lock);
+	list_for_each_entry(acpi_desc, &acpi_descs, list) {
+		nfit_for_each_usable(&acpi_desc->table, spa,
+				     ACPI_NFIT_TYPE_SYSTEM_ADDRESS) {
+			if (nfit_spa_kind(spa) == NFIT_SPA_PM &&
+			    addr >= spa->address &&
+			    addr - spa->address < spa->length)
+				return acpi_desc;
+		}
+	}
+	return NULL;
+}
+
 /**
  * nfit_pm_bus_get - the registered bus with a persistent-memory SPA range
  *	holding @addr
@@ -1023,26 +1042,44 @@ EXPORT_SYMBOL_GPL(nfit_get_smbios_id);
  */
 struct nvdimm_bus *nfit_pm_bus_get(u64 addr)
 {
-	const struct acpi_nfit_system_address *spa;
-	struct nvdimm_bus *found = NULL;
 	struct acpi_nfit_desc *acpi_desc;
+	struct nvdimm_bus *found = NULL;
 
 	mutex_lock(&acpi_descs_lock);
-	list_for_each_entry(acpi_desc, &acpi_descs, list) {
-		nfit_for_each_usable(&acpi_desc->table, spa,
-				     ACPI_NFIT_TYPE_SYSTEM_ADDRESS) {
-			if (nfit_spa_kind(spa) != NFIT_SPA_PM ||
-			    addr < spa->address ||
-			    addr - spa->address >= spa->length)
-				continue;
-			found = acpi_desc->nvdimm_bus;
-			get_device(to_nvdimm_bus_dev(found));
-			goto out;
-		}
+	acpi_desc = nfit_pm_desc(addr);
+	if (acpi_desc) {
+		found = acpi_desc->nvdimm_bus;
+		get_device(to_nvdimm_bus_dev(found));
 	}
-out:
 	mutex_unlock(&acpi_descs_lock);
 	return found;
+}
+
+/**
+ * nfit_pm_error_scrub - a machine check's scrub (ndbusN/nfit/hw_error_scrub)
+ * @addr: system-physical address of the error
+ *
+ * When the bus holding @addr has hw_error_scrub set, a scrub is queued
+ * (one already queued or running is taken as the authoritative one, as
+ * 6.1 does).  The bus's descriptor is only used under acpi_descs_lock:
+ * it stays in the list until after its scrub work was cancelled.
+ * Returns 0 when a scrub was queued, -EBUSY when one was already, -EPERM
+ * when hw_error_scrub is off, -ENODEV when no bus holds @addr.
+ */
+int nfit_pm_error_scrub(u64 addr)
+{
+	struct acpi_nfit_desc *acpi_desc;
+	int rc = -ENODEV;
+
+	mutex_lock(&acpi_descs_lock);
+	acpi_desc = nfit_pm_desc(addr);
+	if (acpi_desc) {
+		rc = -EPERM;
+		if (READ_ONCE(acpi_desc->ars.hw_error_scrub))
+			rc = acpi_nfit_ars_rescan(acpi_desc);
+	}
+	mutex_unlock(&acpi_descs_lock);
+	return rc;
 }
 
 static void acpi_nfit_unregister(void *data)

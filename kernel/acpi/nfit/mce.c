@@ -6,7 +6,8 @@
  * that cache line a bad range of the bus, so that the regions' and disks'
  * badblocks name it before anyone reads it again.  Anything else (other
  * errors, corrected ones, addresses outside every NVDIMM range) changes
- * nothing.
+ * nothing.  With the bus's nfit/hw_error_scrub set, a scrub follows, to
+ * find the neighbours of the line that failed (6.1's behaviour).
  */
 #include <linux/cache.h>
 #include <linux/device.h>
@@ -20,6 +21,7 @@ static int nfit_mce_notify(struct notifier_block *nb, unsigned long val,
 	struct mce *mce = data;
 	struct nvdimm_bus *nvdimm_bus;
 	u64 addr;
+	int rc;
 
 	if (!mce || !mce_is_memory_error(mce) || mce_is_correctable(mce) ||
 	    !(mce->status & MCI_STATUS_ADDRV))
@@ -33,7 +35,12 @@ static int nfit_mce_notify(struct notifier_block *nb, unsigned long val,
 			 addr);
 		nvdimm_bus_badrange_changed(nvdimm_bus);
 	}
+	rc = nfit_pm_error_scrub(addr);
+	if (rc != -EPERM)
+		dev_dbg(to_nvdimm_bus_dev(nvdimm_bus), "machine check at %#llx: hw_error_scrub scrub: %d\n",
+			addr, rc);
 	put_device(to_nvdimm_bus_dev(nvdimm_bus));
+	mce->kflags |= MCE_HANDLED_NFIT;
 	return NOTIFY_OK;
 }
 

@@ -165,6 +165,7 @@ int acpi_nfit_init(struct acpi_nfit_desc *acpi_desc, const void *nfit,
 		   u32 len);
 int nfit_get_smbios_id(u32 device_handle, u16 *flags);
 struct nvdimm_bus *nfit_pm_bus_get(u64 addr);
+int nfit_pm_error_scrub(u64 addr);
 /* mce.c */
 void nfit_mce_register(void);
 void nfit_mce_unregister(void);
