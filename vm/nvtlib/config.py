@@ -45,6 +45,10 @@ class Config:
                                  (default 1; 2 with NVT_SMP=1 doubles the
                                  throughput of a 2-core host: a guest's
                                  tests hardly use a second vCPU)
+    UPSTREAM_MODULES_DIR         upstream's tools/testing/nvdimm build
+                                 (set `upstream`; scripts/upstream-mock.sh
+                                 writes it, or UPSTREAM_SKIP, into
+                                 UPSTREAM_MK, default build/upstream-mock.mk)
     NVT_LOGS, NVT_GUEST_OUT, NVT_VM   console logs, /out shares, images and
                                  backing files (default build/logs,
                                  build/guest-out, build/vm); a tier sets all
@@ -79,6 +83,22 @@ class Config:
         self.modules_dir = get("MODULES_DIR", os.path.join(BUILD, "modules"))
         self.test_modules_dir = get("TEST_MODULES_DIR",
                                     os.path.join(BUILD, "test-modules"))
+        # upstream's own mock (the oracle of media-oracle): its modules,
+        # the kernel they were built for, or why it could not be had
+        um = {}
+        path = os.environ.get("UPSTREAM_MK") or \
+            os.path.join(BUILD, "upstream-mock.mk")
+        if os.path.exists(path):
+            for line in open(path):
+                m = re.match(r"^\s*([A-Z_]+)\s*:?=\s*(.*?)\s*$", line)
+                if m:
+                    um[m.group(1)] = m.group(2)
+        self.upstream_dir = os.environ.get("UPSTREAM_MODULES_DIR") or \
+            um.get("UPSTREAM_MODULES_DIR")
+        self.upstream_kver = os.environ.get("UPSTREAM_KVER") or \
+            um.get("UPSTREAM_KVER")
+        self.upstream_skip = os.environ.get("UPSTREAM_SKIP") or \
+            um.get("UPSTREAM_SKIP")
         self.timeout = int(get("NVT_TIMEOUT", "900"))
         self.accel = get("NVT_ACCEL", "tcg")
         self.mem = get("NVT_MEM", "1G")
@@ -91,9 +111,11 @@ class Config:
             die("kernel image %s missing: run `make kernel`" % self.kernel)
 
     def module_dir_of(self, mset):
-        """Directory of our own .ko files for a module set (None: stock)."""
+        """Directory of our own .ko files for a module set (None: stock;
+        `upstream`: upstream's test build, scripts/upstream-mock.sh)."""
         return {"stock": None, "ours": self.modules_dir,
-                "test": self.test_modules_dir}[mset]
+                "test": self.test_modules_dir,
+                "upstream": self.upstream_dir or ""}[mset]
 
 
 def die(msg):

@@ -65,6 +65,17 @@ def module_set_files(cfg, mset):
     names = closure(deps, STOCK_WANT + INFRA_WANT + FS_WANT)
     extra = []
     ourdir = cfg.module_dir_of(mset)
+    if mset == "upstream":
+        # upstream's tools/testing/nvdimm build: an oracle, never ours
+        if cfg.upstream_skip:
+            raise Missing(cfg.upstream_skip, skip=True)
+        if not ourdir:
+            return None, ("upstream's mock not built (run `make "
+                          "upstream-mock`: build/upstream-mock.mk)")
+        if cfg.upstream_kver != cfg.kver:
+            return None, ("upstream's mock was built for %s, the kernel is "
+                          "%s (run `make upstream-mock`)"
+                          % (cfg.upstream_kver, cfg.kver))
     if ourdir is not None:
         extra = sorted(glob.glob(os.path.join(ourdir, "*.ko")))
         if not extra:
@@ -341,5 +352,10 @@ def image(cfg, mset, fio=False):
 
 
 class Missing(Exception):
-    pass
+    """A module set cannot be had.  SKIP: for a reason outside the
+    project (upstream's source not available), reported as skipped."""
+
+    def __init__(self, msg, skip=False):
+        super().__init__(msg)
+        self.skip = skip
 
