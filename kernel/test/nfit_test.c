@@ -187,6 +187,22 @@ static const struct nt_topology nt_topo[] = {
 
 #define NT_NR_BUSES ARRAY_SIZE(nt_topo)
 
+/*
+ * nfit_test.0 with pm_1way: the second PM range is DIMM 0x101's DPA
+ * [16M, 32M) alone (1-way) instead of all four DIMMs' (4-way), so that
+ * the DIMM's BLK region aliases a 1-way PMEM region: a failed
+ * block-window read there is also a bad range of the PMEM region
+ * (docs/blk-aperture.md "Media errors").  DIMM 0x100 then has no PM.
+ */
+static const struct nt_pm_set nt_set_1way = {
+	.ways = 1, .dimm = { 3 }, .dpa = NT_DIMM_SIZE / 2,
+	.size = NT_DIMM_SIZE / 2,
+};
+
+static bool pm_1way;
+module_param(pm_1way, bool, 0644);
+MODULE_PARM_DESC(pm_1way, "nfit_test.0, from its next bind: PM range 2 is DIMM 0x101's DPA [16M, 32M) alone, 1-way (default: all four DIMMs', 4-way)");
+
 /* Test-only: the passthrough ND_CMD_CALL, off unless asked for. */
 static bool cmd_call;
 module_param(cmd_call, bool, 0444);
@@ -518,6 +534,7 @@ struct nt_dimm {
  * @pm: its persistent-memory ranges
  * @flush: the page of flush hints
  * @dir: its debugfs directory
+ * @topo_1way: nfit_test.0's topology with pm_1way (@topo points here)
  */
 struct nfit_test {
 	struct acpi_nfit_desc acpi_desc;
@@ -531,6 +548,7 @@ struct nfit_test {
 	struct nfit_test_res pm[NT_MAX_SETS];
 	struct nfit_test_res flush;
 	struct dentry *dir;
+	struct nt_topology topo_1way;
 };
 
 static struct platform_device *nt_pdev[NT_NR_BUSES];
@@ -2337,6 +2355,11 @@ static int nfit_test_probe(struct platform_device *pdev)
 		return -ENOMEM;
 	t->pdev = pdev;
 	t->topo = &nt_topo[pdev->id];
+	if (pdev->id == 0 && READ_ONCE(pm_1way)) {
+		t->topo_1way = nt_topo[0];
+		t->topo_1way.set[1] = nt_set_1way;
+		t->topo = &t->topo_1way;
+	}
 	t->next_phys = NFIT_TEST_PHYS_BASE + pdev->id * NT_BUS_SPAN;
 
 	/* all teardown is devres, in reverse: debugfs, nfit, the mock */

@@ -4,7 +4,9 @@
 #     fails with EIO and the media keeps its old bytes; a status with
 #     only reserved bits set (0x8) is no error (the 0x80000037 mask)
 #   - a poisoned media line (the poison knob): the read of its sector
-#     fails EIO, the rest reads, a write does not clear it
+#     fails EIO, the rest reads, a write does not clear it; where the
+#     DIMM's lines are also a 1-way PMEM range (pm_1way) the failed
+#     command's bytes become a bad range (regionN/badblocks), n-way: logged
 #   - the DIMM-flags command failing: the BLK region does not enable, says
 #     why, and enables once the firmware behaves, data intact
 #   - bad block-window tables (blk_variant 3..10): that DIMM gets no BLK
@@ -90,6 +92,34 @@ check "cleared: sector 2 holds what was written over the poison" sh -c \
 dd if=/tmp/bp.s2 of=$dev bs=4K seek=2 count=1 oflag=direct 2> /dev/null
 check "$dev: pattern intact after the poison" nvt-pattern verify $dev 0 4M 7701
 
+# --- poison where the BLK lines are also a 4-way PMEM range -------------------------
+# DIMM 0x101's DPA [16M, 32M) is also its part of the 4-way PMEM range 2
+# (a 16M namespace fills [4M, 16M) first): a failed read there is logged
+# with the range, not made a bad range (the lines are not one SPA range)
+F=$(blk_create $R $(cat /proc/sys/kernel/random/uuid) 4096 $((12 * MiB)) blk-fill) &&
+	echo ${F##*/} > $BLK_BIND && nd_settle &&
+	W=$(blk_create $R $(cat /proc/sys/kernel/random/uuid) 4096 $((4 * MiB)) blk-nway) &&
+	wdpa=$(blk_dpa $d blk-nway)
+if [ -n "$W" ] && [ $((wdpa)) -ge $((16 * MiB)) ]; then
+	echo ${W##*/} > $BLK_BIND
+	nd_settle
+	wdev=/dev/$(nt_blockdev $W)
+	nt_knob $d poison "$((wdpa + 8192 + 200)) 8"
+	ns_mark
+	n=$(dd if=$wdev bs=4K skip=2 count=1 iflag=direct 2> /dev/null | wc -c)
+	sleep 1
+	expect_eq "4-way: a read of sector 2 over poison fails" "$n" 0
+	ns_log_since | grep -q "$d: BLK read error: DPA $(printf %#x $((wdpa + 8192)))+0x1000 is in the 4-way PMEM range 2: logged only" &&
+		ok "4-way: the aliased PMEM range is named, logged only" ||
+		nok "no 4-way line: $(ns_log_since | tail -n 3 | tr '\n' '|')"
+	expect_eq "4-way: no bad blocks in nfit_test.0's regions" "$(cat $b0/region*/badblocks 2> /dev/null)" ""
+	nt_knob $d poison clear
+else
+	nok "no 4 MiB BLK namespace at DPA 16M (got ${wdpa:-none})"
+fi
+[ -n "$W" ] && blk_delete $W
+[ -n "$F" ] && blk_delete $F
+
 # --- the flags command fails ----------------------------------------------------------
 echo ${R##*/} > $R/driver/unbind
 nt_knob $d fail_cmds 0x8
@@ -151,3 +181,79 @@ for v in 1 2 7; do
 	blk_delete $N
 done
 rebind_variant 0
+
+# --- a poisoned line under BLK, aliased by a 1-way PMEM range (pm_1way) ------------
+# The failed read's lines are also bytes of a PMEM region when the DIMM
+# maps them 1-way there: nfit.ko makes them a bad range of the bus, so
+# the PMEM region's badblocks names them (n-way: logged only, above).
+# The report is the failed command's lines: sector 2's 4096 bytes.
+P1=/sys/module/nfit_test/parameters/pm_1way
+echo nfit_test.0 > $PD/unbind
+if ! echo 1 > $P1 2> /dev/null; then
+	nok "nfit_test has no pm_1way knob"
+	echo nfit_test.0 > $PD/bind
+	nd_settle
+	exit 0
+fi
+echo nfit_test.0 > $PD/bind
+blk_setup 0x101 10 || exit 0
+pr=$b0/$(nt_region 0 2)
+expect_eq "pm_1way: PM range 2 is 1-way on $d (mappings, size)" \
+	"$(cat $pr/mappings 2> /dev/null) $(cat $pr/size 2> /dev/null)" "1 $((16 * MiB))"
+# BLK DPA comes from outside PMEM first: a 16M namespace fills [0, 16M)
+F=$(blk_create $R $(cat /proc/sys/kernel/random/uuid) 4096 $((16 * MiB)) blk-fill) || exit 0
+echo ${F##*/} > $BLK_BIND
+nd_settle
+N=$(blk_create $R $(cat /proc/sys/kernel/random/uuid) 4096 $((4 * MiB)) blk-1way) || exit 0
+echo ${N##*/} > $BLK_BIND
+nd_settle
+dev=/dev/$(nt_blockdev $N)
+check "$dev: pattern 7720" nvt-pattern write $dev 0 4M 7720
+dpa=$(blk_dpa $d blk-1way)
+if [ -z "$dpa" ] || [ $((dpa)) -lt $((16 * MiB)) ] || [ $((dpa)) -gt $((28 * MiB)) ]; then
+	nok "the BLK namespace (DPA ${dpa:-?}) is not inside the 1-way range [16M, 32M)"
+else
+	off=$((dpa - 16 * MiB + 8192))	# sector 2's bytes in the PMEM region
+	spa=$(($(cat $pr/resource) + off))
+	expect_eq "${pr##*/}: no bad blocks before" "$(cat $pr/badblocks)" ""
+	nt_knob $d poison "$((dpa + 8192 + 200)) 8"
+	ns_mark
+	n=$(dd if=$dev bs=4K skip=2 count=1 iflag=direct 2> /tmp/bf.err | wc -c)
+	expect_eq "1-way: a read of sector 2 over poison fails, EIO" \
+		"$n $(grep -o 'Input/output error' /tmp/bf.err | head -n 1)" "0 Input/output error"
+	# the report runs in a work item: give it a moment
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		[ -n "$(cat $pr/badblocks)" ] && break
+		sleep 0.5
+	done
+	expect_eq "${pr##*/}/badblocks: the failed command's 4096 bytes (sector, count)" \
+		"$(cat $pr/badblocks | tr '\n' ' ')" "$((off / 512)) 8 "
+	ns_log_since | grep -q "$d: BLK read of 4096 bytes at DPA $(printf %#x $((dpa + 8192))).* status 0x4" &&
+		ok "nfit.ko logs the failed read with its DPA and length" ||
+		nok "no nfit.ko line for the failed read: $(ns_log_since | tail -n 3 | tr '\n' '|')"
+	ns_log_since | grep -q "$d: BLK read error: DPA $(printf %#x $((dpa + 8192)))+0x1000 is bad range $(printf %#x $spa)+0x1000 of PMEM range 2" &&
+		ok "nfit.ko logs the bad range it added" ||
+		nok "no bad-range line: $(ns_log_since | tail -n 3 | tr '\n' '|')"
+	check "1-way: the other sectors read as written" sh -c \
+		"nvt-pattern verify $dev 0 8K 7720 && dd if=$dev bs=4K skip=3 count=1 iflag=direct 2> /dev/null | wc -c | grep -qx 4096"
+	nt_knob $d poison clear
+	head -c 4096 /dev/urandom > /tmp/bp.new
+	check "cleared: a write of sector 2 succeeds" dd if=/tmp/bp.new of=$dev bs=4K seek=2 count=1 oflag=direct
+	check "cleared: sector 2 reads what was written" sh -c \
+		"dd if=$dev bs=4K skip=2 count=1 iflag=direct 2> /dev/null | cmp -s - /tmp/bp.new"
+fi
+blk_delete $N
+blk_delete $F
+# the bad range stays on the bus (only a clear through PMEM drops it): a
+# raw PMEM namespace over the range learns it in its disk's badblocks
+if [ -n "$off" ]; then
+	ndctl create-namespace -r ${pr##*/} -m raw -s 16M > /tmp/bf.ns 2>&1
+	pdev=$(sed -n 's/.*"blockdev":"\([^"]*\)".*/\1/p' /tmp/bf.ns | head -n 1)
+	expect_eq "a PMEM namespace over the range: /sys/block/${pdev:-?}/badblocks" \
+		"$(cat /sys/block/${pdev:-none}/badblocks 2> /dev/null | tr '\n' ' ')" "$((off / 512)) 8 "
+	ndctl destroy-namespace -f all -r ${pr##*/} > /dev/null 2>&1
+fi
+echo nfit_test.0 > $PD/unbind
+echo 0 > $P1
+echo nfit_test.0 > $PD/bind
+nd_settle

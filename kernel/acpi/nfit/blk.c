@@ -18,6 +18,14 @@
  * nfit probe checks the geometry (table.c nfit_blk_geom()) and claims
  * the ranges; enable maps them and reads the DIMM's flags; do_io runs
  * under the core's lane lock and never sleeps.
+ *
+ * A read command that completes with an error status is an unreadable
+ * range of media: where the DIMM also maps those lines 1-way into a
+ * persistent-memory range of the bus, their system-physical bytes become
+ * a bad range of the bus (as an ARS record or a machine check would make
+ * them), so the PMEM region's and namespace's badblocks learn them.  That
+ * takes sleeping locks: do_io queues the command's DPA range and a work
+ * item reports it (nfit_blk_report_work()).
  */
 #include <linux/device.h>
 #include <linux/err.h>
@@ -26,9 +34,157 @@
 #include <linux/ioport.h>
 #include <linux/kernel.h>
 #include <linux/math.h>
+#include <linux/overflow.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/string.h>
+#include <linux/workqueue.h>
 #include "nfit.h"
+
+/* failed reads one region queues before its work item reports them */
+#define NFIT_BLK_MAX_REPORTS	16
+
+/**
+ * struct nfit_blk_reports - failed block-window reads of one BLK region,
+ *	waiting to become bad ranges of the bus
+ * @blk: the region's block windows
+ * @work: nfit_blk_report_work(); flushed when the region is disabled
+ * @lock: @nr, @dropped and @dpa/@len (taken under the lane lock)
+ * @nr: queued failures
+ * @dropped: failures that found the queue full since the last report
+ * @dpa: first DPA of each failed command, line aligned
+ * @len: its bytes (whole lines)
+ */
+struct nfit_blk_reports {
+	struct nfit_blk *blk;
+	struct work_struct work;
+	spinlock_t lock; /* the queue below */
+	unsigned int nr;
+	unsigned int dropped;
+	u64 dpa[NFIT_BLK_MAX_REPORTS];
+	u32 len[NFIT_BLK_MAX_REPORTS];
+};
+
+/*
+ * Report the failed read of DPA [@dpa, +@len) of @blk's DIMM: for each
+ * persistent-memory range of the bus that the DIMM maps those DPAs into,
+ * 1-way, their system-physical bytes become a bad range.  An interleaved
+ * (n-way) map is logged only: which bytes of the range the lines are
+ * depends on the interleave, and the other DIMMs' lines between them are
+ * good.  Returns true when a bad range was added.
+ */
+static bool nfit_blk_report_one(struct nfit_blk *blk, u64 dpa, u64 len)
+{
+	struct acpi_nfit_desc *acpi_desc = blk->acpi_desc;
+	struct nfit_mem *nfit_mem = blk->nfit_mem;
+	struct device *dev = nvdimm_dev(nfit_mem->nvdimm);
+	const struct acpi_nfit_memory_map *m;
+	bool added = false;
+	u64 end;
+
+	if (check_add_overflow(dpa, len, &end))
+		return false;
+	nfit_for_each_usable(&acpi_desc->table, m, ACPI_NFIT_TYPE_MEMORY_MAP) {
+		const struct acpi_nfit_system_address *spa;
+		u64 m_end, s, e, off, addr;
+		int rc;
+
+		if (m->device_handle != nfit_mem->handle)
+			continue;
+		spa = nfit_spa_by_index(&acpi_desc->table, m->range_index);
+		if (!spa || nfit_spa_kind(spa) != NFIT_SPA_PM ||
+		    check_add_overflow(m->address, m->region_size, &m_end))
+			continue;
+		s = max(dpa, m->address);
+		e = min(end, m_end);
+		if (s >= e)
+			continue;
+		if (m->interleave_ways != 1 || m->interleave_index) {
+			dev_info_ratelimited(dev, "BLK read error: DPA %#llx+%#llx is in the %u-way PMEM range %u: logged only\n",
+					     s, e - s, m->interleave_ways,
+					     spa->range_index);
+			continue;
+		}
+		/* s - m->address < region_size: no underflow */
+		if (check_add_overflow(m->region_offset, s - m->address, &off) ||
+		    off >= spa->length || e - s > spa->length - off ||
+		    check_add_overflow(spa->address, off, &addr)) {
+			dev_dbg(dev, "BLK read error: DPA %#llx+%#llx: map to range %u out of bounds\n",
+				s, e - s, spa->range_index);
+			continue;
+		}
+		rc = nvdimm_bus_add_badrange(acpi_desc->nvdimm_bus, addr, e - s);
+		if (rc) {
+			dev_err_ratelimited(dev, "BLK read error: DPA %#llx+%#llx: bad range %#llx+%#llx of PMEM range %u not recorded: %d\n",
+					    s, e - s, addr, e - s,
+					    spa->range_index, rc);
+			continue;
+		}
+		dev_info_ratelimited(dev, "BLK read error: DPA %#llx+%#llx is bad range %#llx+%#llx of PMEM range %u\n",
+				     s, e - s, addr, e - s, spa->range_index);
+		added = true;
+	}
+	return added;
+}
+
+static void nfit_blk_report_work(struct work_struct *work)
+{
+	struct nfit_blk_reports *rep = container_of(work, typeof(*rep), work);
+	struct nfit_blk *blk = rep->blk;
+	u64 dpa[NFIT_BLK_MAX_REPORTS];
+	u32 len[NFIT_BLK_MAX_REPORTS];
+	unsigned int nr, dropped, i;
+	bool added = false;
+
+	spin_lock(&rep->lock);
+	nr = rep->nr;
+	dropped = rep->dropped;
+	memcpy(dpa, rep->dpa, nr * sizeof(dpa[0]));
+	memcpy(len, rep->len, nr * sizeof(len[0]));
+	rep->nr = 0;
+	rep->dropped = 0;
+	spin_unlock(&rep->lock);
+
+	if (dropped)
+		dev_warn_ratelimited(nvdimm_dev(blk->nfit_mem->nvdimm),
+				     "BLK read errors: %u not checked for PMEM aliases (queue full)\n",
+				     dropped);
+	for (i = 0; i < nr; i++)
+		added |= nfit_blk_report_one(blk, dpa[i], len[i]);
+	if (added)
+		nvdimm_bus_badrange_changed(blk->acpi_desc->nvdimm_bus);
+}
+
+/* Queue the failed read of DPA [@dpa, +@len) (under the lane lock). */
+static void nfit_blk_report(struct nfit_blk *blk, u64 dpa, u32 len)
+{
+	struct nfit_blk_reports *rep = blk->reports;
+	unsigned int i;
+
+	spin_lock(&rep->lock);
+	for (i = 0; i < rep->nr; i++)
+		if (rep->dpa[i] == dpa && rep->len[i] == len)
+			break;
+	if (i < rep->nr) {
+		/* already queued */
+	} else if (rep->nr < NFIT_BLK_MAX_REPORTS) {
+		rep->dpa[rep->nr] = dpa;
+		rep->len[rep->nr] = len;
+		rep->nr++;
+	} else {
+		rep->dropped++;
+	}
+	spin_unlock(&rep->lock);
+	queue_work(system_wq, &rep->work);
+}
+
+/* the region's disable: what its reads queued is reported before it goes */
+static void nfit_blk_reports_flush(void *data)
+{
+	struct nfit_blk_reports *rep = data;
+
+	flush_work(&rep->work);
+}
 
 /**
  * struct nfit_blk_claim - one SPA range claimed for BLK access
@@ -111,6 +267,13 @@ struct nfit_blk *nfit_blk_init(struct acpi_nfit_desc *acpi_desc,
 	blk = devm_kzalloc(acpi_desc->dev, sizeof(*blk), GFP_KERNEL);
 	if (!blk)
 		return ERR_PTR(-ENOMEM);
+	blk->reports = devm_kzalloc(acpi_desc->dev, sizeof(*blk->reports),
+				    GFP_KERNEL);
+	if (!blk->reports)
+		return ERR_PTR(-ENOMEM);
+	blk->reports->blk = blk;
+	INIT_WORK(&blk->reports->work, nfit_blk_report_work);
+	spin_lock_init(&blk->reports->lock);
 	blk->acpi_desc = acpi_desc;
 	blk->nfit_mem = nfit_mem;
 	blk->geom = g;
@@ -221,6 +384,10 @@ static int nfit_blk_enable(struct nd_region *nd_region, struct device *dev)
 	rc = nfit_blk_get_flags(blk, dev);
 	if (rc)
 		return rc;
+	rc = devm_add_action_or_reset(dev, nfit_blk_reports_flush,
+				      blk->reports);
+	if (rc)
+		return rc;
 	blk->regs = regs;
 	blk->aperture = aperture;
 	if (!nfit_mem->flush && !blk->adr_noted) {
@@ -289,6 +456,13 @@ static int nfit_blk_command(struct nd_region *nd_region, struct nfit_blk *blk,
 	dev_err_ratelimited(nvdimm_dev(blk->nfit_mem->nvdimm),
 			    "BLK %s of %u bytes at DPA %#llx (window %u): status %#x\n",
 			    write ? "write" : "read", n, dpa, lane, status);
+	/*
+	 * The status names the command, not the line: every line it read
+	 * is suspect.  Which bits mean a media error is not established, so
+	 * any failed read counts (docs/blk-aperture.md "Media errors").
+	 */
+	if (!write)
+		nfit_blk_report(blk, dpa - head, lines * NFIT_BLK_LINE);
 	return -EIO;
 }
 

@@ -204,6 +204,8 @@ struct nfit_blk_regs {
 	void __iomem *status;
 };
 
+struct nfit_blk_reports;
+
 /**
  * struct nfit_blk - one BLK region's block windows: its provider_data
  * @acpi_desc: its bus
@@ -216,6 +218,7 @@ struct nfit_blk_regs {
  * @aperture: the block-data-window range, mapped (set by enable)
  * @dimm_flags: NFIT_BLK_* flags of the DIMM (set by enable)
  * @adr_noted: the "no flush hint" note was printed
+ * @reports: failed reads waiting to be reported as bad ranges (blk.c)
  *
  * Allocated at nfit probe for the bus device's lifetime; the mappings
  * belong to the region device between enable and the region's disable,
@@ -231,6 +234,7 @@ struct nfit_blk {
 	void *aperture;
 	u32 dimm_flags;
 	bool adr_noted;
+	struct nfit_blk_reports *reports;
 };
 
 extern const struct nd_blk_ops nfit_blk_ops;
