@@ -22,7 +22,7 @@
 . "$(dirname "$0")/lib.sh"
 
 # a freshly loaded mock: no state of an earlier test of the boot (us-doc
-# runs it after nt-ars).  The upstream boot runs it first, on the mock
+# runs it after us-media).  The upstream boot runs it first, on the mock
 # /init loaded; there rmmod nfit_test fails (EAGAIN: upstream's mock is
 # held while its buses are up), so it is not reloaded
 if [ "$NVT_SET" != upstream ] &&
