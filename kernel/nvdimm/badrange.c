@@ -94,7 +94,7 @@ EXPORT_SYMBOL_GPL(nvdimm_bus_add_badrange);
  * @length: bytes (0, or a wrapping range: nothing happens)
  *
  * Ranges are trimmed or split.  Call nvdimm_bus_badrange_changed() after
- * a batch.  Process context.
+ * a batch.  Process context; the block I/O path may call it.
  */
 void nvdimm_bus_clear_badrange(struct nvdimm_bus *nvdimm_bus, u64 addr,
 			       u64 length)
@@ -104,8 +104,12 @@ void nvdimm_bus_clear_badrange(struct nvdimm_bus *nvdimm_bus, u64 addr,
 
 	if (!length || check_add_overflow(addr, length - 1, &last))
 		return;
-	/* a split needs one more entry: allocated before the lock */
-	tail = kzalloc(sizeof(*tail), GFP_KERNEL);
+	/*
+	 * A split needs one more entry: allocated before the lock, without
+	 * I/O (nd_pmem's write path clears poison; reclaim must not recurse
+	 * into it).  Without it the range is kept whole below.
+	 */
+	tail = kzalloc(sizeof(*tail), GFP_NOIO);
 
 	mutex_lock(&nvdimm_bus->badrange_lock);
 	list_for_each_entry_safe(br, tmp, &nvdimm_bus->badranges, list) {
