@@ -6,7 +6,9 @@
 # - mkfs: mke2fs 1.47 does not read /sys/block/pmemN/badblocks (its bad
 #   blocks inode stays empty, the poisoned sectors stay listed); handed the
 #   list (-l, 4 KiB blocks from sysfs) it owns the block, and a file that
-#   fills the filesystem reads back without EIO
+#   fills the filesystem reads back without EIO; over a bad first block
+#   mkfs.ext4 fails (EIO: sub-block writes read the block first),
+#   mkfs.xfs (whole-block O_DIRECT writes) clears it and succeeds
 # - ext4 and xfs (no DAX): a file's first block (FIEMAP) poisoned, its
 #   read fails with EIO, buffered and O_DIRECT, the next block reads; a
 #   pwrite of the whole 4 KiB block (buffered + fsync on ext4, O_DIRECT on
@@ -138,6 +140,44 @@ zero_sectors 40960 8
 expect_eq "an O_DIRECT write of the 4 KiB block: one Clear Error, poison and badblocks gone" \
 	"$(($(cnt ars_clears) - k0)) $(pv $P) $(bbl /sys/block/$dev/badblocks)" "1 none none"
 
+# --- mkfs over poison where it writes -----------------------------------------------
+# the first 4 KiB block (sector 0, the ext4 superblock at 1024) and 4 KiB
+# block 8 bad: mke2fs writes sector 0 and the superblock with sub-block
+# writes through the page cache, which read the block first: it fails;
+# its whole-block writes (block 8) clear.  mkfs.xfs writes whole blocks
+# with O_DIRECT: it clears everything it writes and succeeds.
+HAVE_XFS=
+[ -x /usr/sbin/mkfs.xfs ] && grep -qw xfs /proc/filesystems && HAVE_XFS=1
+inject 0 8
+inject 64 8
+k0=$(cnt ars_clears)
+mkfs.ext4 -F -b 4096 /dev/$dev > /tmp/mfs.mkfs 2>&1
+rc=$?
+expect_eq "mkfs.ext4 over a bad first block: fails (exit | erasing sector 0 | writing the superblocks: EIO)" \
+	"$rc | $(grep -c 'could not erase sector 0: Input/output error' /tmp/mfs.mkfs) | $(grep -c 'Input/output error while writing out and closing' /tmp/mfs.mkfs)" \
+	"1 | 1 | 1"
+k=$(($(cnt ars_clears) - k0))
+expect_eq "... its whole-block writes cleared block 8 ($k Clear Errors), block 0 still listed" \
+	"$([ $k -ge 1 ] && echo yes) $(bbl /sys/block/$dev/badblocks)" "yes 0 8 "
+zero_sectors 0 8
+if mkfs.ext4 -F -q -b 4096 /dev/$dev > /tmp/mfs.mkfs 2>&1 && mount -t ext4 /dev/$dev $M; then
+	ok "after an O_DIRECT write of block 0: mkfs.ext4 succeeds, mounts"
+	umount $M
+else
+	nok "mkfs.ext4 after clearing block 0: $(tr '\n' ' ' < /tmp/mfs.mkfs)"
+fi
+if [ -n "$HAVE_XFS" ]; then
+	inject 0 8
+	inject 64 8
+	k0=$(cnt ars_clears)
+	env TEST_DIR=1 TEST_DEV=1 QA_CHECK_FS=1 mkfs.xfs -f -q /dev/$dev > /tmp/mfs.mkfs 2>&1
+	rc=$?
+	k=$(($(cnt ars_clears) - k0))
+	expect_eq "mkfs.xfs over the same: succeeds, its writes cleared both ($k Clear Errors), mounts" \
+		"$rc $([ $k -ge 2 ] && echo yes) $(pv $P) $(bbl /sys/block/$dev/badblocks) $(mount -t xfs /dev/$dev $M && echo mounted && umount $M)" \
+		"0 yes none none mounted"
+fi
+
 # --- a file's block on ext4 and xfs ---------------------------------------------------
 # fs_case FS WRITE-FLAG: mkfs, a 64 KiB file of 0x41, its first block
 # poisoned, read, rewritten with 0x42, read
@@ -185,7 +225,7 @@ fs_case() {
 		"$(mount -t $fs /dev/$dev $M && nvt-mfs read $M/f 0 4096 -d; umount $M)" "ok 42"
 }
 fs_case ext4
-if [ -x /usr/sbin/mkfs.xfs ] && grep -qw xfs /proc/filesystems; then
+if [ -n "$HAVE_XFS" ]; then
 	fs_case xfs -d
 else
 	skip "xfs" "no mkfs.xfs or xfs module in the guest"
