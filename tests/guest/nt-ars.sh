@@ -294,13 +294,15 @@ echo clear > $D0
 expect_eq "ars_corrupt 7 refused" "$(ns_w $A0/ars_corrupt 7)" "Invalid argument"
 
 # --- unbind in the middle of a scrub -------------------------------------------
-echo 5000 > $A0/ars_delay_ms
+# a 60 s scrub: an unload that waited for it would take a minute; the
+# bound leaves room for a slow teardown (debug kernel on a busy host)
+echo 60000 > $A0/ars_delay_ms
 echo 1 > $B0/nfit/scrub
 t0=$(date +%s)
 if rmmod nfit_test; then
 	t=$(($(date +%s) - t0))
-	expect_eq "rmmod nfit_test during a 5 s scrub returns at once (${t} s)" \
-		"$([ $t -le 3 ] && echo yes)" yes
+	expect_eq "rmmod nfit_test during a 60 s scrub returns without waiting for it (${t} s)" \
+		"$([ $t -le 20 ] && echo yes)" yes
 else
 	nok "rmmod nfit_test during a scrub"
 fi
