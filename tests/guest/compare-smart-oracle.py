@@ -22,19 +22,17 @@ _spec.loader.exec_module(base)
 
 # key -> reason id; the values differ between the mocks for that reason
 base.REASONS = {
-    "notify": "6.1's mock raises its health notification on its "
-              "test_dimmN class device, whose driver data is not the "
-              "DIMM's, so 6.1's nfit core drops it: nothing wakes ndctl "
-              "monitor there; ours reaches nmemN/nfit/flags as an ACPI "
-              "notification on a DIMM's device does",
-    "commands": "6.1's mock DIMMs also offer the vendor-specific and "
-                "effect-log commands (native ND_CMD_*), ours the label "
-                "commands and the passthrough only",
+    "fw_size": "6.1's mock leaves nd_fw_size as the caller sent it "
+               "(nd-label-ioctl: 0xdeadbeef) on its Intel functions; ours "
+               "says how many output bytes the firmware filled, as the "
+               "ACPI path does",
+    "commands": "ours also offers flags (ND_CMD_DIMM_FLAGS, the block "
+                "windows of v4.2's BLK DIMMs), which 6.1's mock does not",
 }
 base.DIFFERENT = {
-    "monitor.woke": "notify",
-    "monitor.before": "notify",
     "commands": "commands",
+    "call.smart": "fw_size",
+    "call.lss-bad": "fw_size",
 }
 
 if __name__ == "__main__":
