@@ -68,8 +68,15 @@ done
 
 # --- list -H and thresholds ---------------------------------------------------
 rec health.default "$(health)"
+HAVE_OURS=
 if [ -x $OURS ] && $OURS list -H -d $D > /dev/null 2>&1; then
+	HAVE_OURS=1
 	expect_eq "ours list -H = Debian's (default)" "$(NDCTL=$OURS health)" "$(health)"
+	for n in /sys/bus/nd/devices/nmem*; do
+		n=$(basename $n)
+		expect_eq "ours list -H -d $n = Debian's" "$($OURS list -H -d $n 2>&1)" \
+			"$(ndctl list -H -d $n 2>&1)"
+	done
 else
 	skip "ours list -H" "our ndctl has no list -H"
 fi
@@ -99,6 +106,35 @@ c0=$(sed -n 's/^health.default = .*"shutdown_count":\([0-9]*\).*/\1/p' $OUTF)
 c1=$(health | sed -n 's/.*"shutdown_count":\([0-9]*\).*/\1/p')
 expect_eq "an injected unsafe shutdown counts" "$c1" "$((c0 + 1))"
 
+# the same steps by our ndctl: the same health after each (the shutdown
+# count one higher: Debian's pass injected one unsafe shutdown already)
+nocount() { sed 's/"shutdown_count":[0-9]*//'; }
+ostep() {	# KEY inject-smart options...
+	local k=$1 rc want
+	shift
+	$OURS inject-smart "$@" $D > /tmp/ns.out 2>&1
+	rc=$?
+	want=$(sed -n "s/^$k = //p" $OUTF | nocount)
+	expect_eq "ours inject-smart $*: rc" $rc "$(sed -n "s/^$k.rc = //p" $OUTF)"
+	expect_eq "ours inject-smart $*: health as Debian's" "$(health | nocount)" "$want"
+}
+if [ -n "$HAVE_OURS" ]; then
+	ostep thresh.set -M 30 --spares-threshold=10 -C 40 --media-temperature-alarm=on
+	ostep inject.mtemp -m 52
+	ostep inject.spares -s 8
+	ostep inject.fatal --fatal
+	ostep inject.unsafe --unsafe-shutdown
+	ostep uninject.mtemp --media-temperature-uninject
+	ostep uninject.spares --spares-uninject
+	ostep uninject.fatal --fatal-uninject
+	ostep uninject.unsafe --unsafe-shutdown-uninject
+	ostep thresh.restore -M 40 --spares-threshold=5 -C 30
+	# Debian's again, so that the record ends as on a mock without ours
+	ndctl inject-smart -m 23 $D > /dev/null 2>&1
+	ndctl inject-smart --media-temperature-uninject $D > /dev/null 2>&1
+fi
+rec health.base "$(health)"
+
 # --- bad input ------------------------------------------------------------------
 bad() {	# KEY inject-smart options...
 	local k=$1 rc
@@ -107,6 +143,10 @@ bad() {	# KEY inject-smart options...
 	rc=$?
 	rec "bad.$k.rc" $rc
 	[ $rc != 0 ] && ok "inject-smart $*: refused ($rc)" || nok "inject-smart $*: accepted"
+	if [ -n "$HAVE_OURS" ]; then
+		$OURS inject-smart "$@" > /tmp/ns.out 2>&1
+		expect_eq "ours inject-smart $*: exit status as Debian's" $? $rc
+	fi
 }
 bad mtemp-huge -m 1e999 $D
 bad mtemp-threshold-huge -M -1e999 $D
@@ -130,7 +170,7 @@ for k in smart-short inject-short threshold-short; do
 done
 rec bad.unchanged "$(health)"
 expect_eq "bad input left the health as it was" "$(health)" \
-	"$(sed -n 's/^thresh.restore = //p' $OUTF)"
+	"$(sed -n 's/^health.base = //p' $OUTF)"
 # a DIMM without the health functions (ours: nfit_test.1's)
 X=
 for n in /sys/bus/nd/devices/nmem*; do
@@ -140,6 +180,10 @@ done
 if [ -n "$X" ]; then
 	ndctl inject-smart -m 40 $X > /tmp/ns.out 2>&1
 	rc=$?
+	if [ -n "$HAVE_OURS" ]; then
+		$OURS inject-smart -m 40 $X > /tmp/ns.out 2>&1
+		expect_eq "ours inject-smart on $X: exit status as Debian's" $? $rc
+	fi
 	[ $rc != 0 ] && ok "inject-smart on $X (no health functions): refused ($rc)" ||
 		nok "inject-smart on $X (no health functions): accepted"
 	xh=$(ndctl list -H -d $X | tr -d ' \t\n')
@@ -166,7 +210,7 @@ if [ -n "$TD" ]; then
 	done
 	rec fail_cmd.after "$(health)"
 	expect_eq "knobs cleared: SMART answers again" "$(health)" \
-		"$(sed -n 's/^thresh.restore = //p' $OUTF)"
+		"$(sed -n 's/^health.base = //p' $OUTF)"
 fi
 
 # --- monitor: an injected unsafe shutdown wakes it -----------------------------
