@@ -17,26 +17,27 @@
 
 static const struct cmd_help inject_smart_help = {
 	"ndctl inject-smart <dimm> [<options>]",
-	"    -b, --bus=<bus>                       limit to this bus\n"
-	"    -m, --media-temperature=<C>           inject a media temperature\n"
-	"    -M, --media-temperature-threshold=<C> set the media temperature threshold\n"
-	"        --media-temperature-alarm=on|off  enable / disable its alarm\n"
-	"        --media-temperature-uninject      un-inject the media temperature\n"
-	"    -c, --ctrl-temperature=<C>            inject a controller temperature\n"
-	"    -C, --ctrl-temperature-threshold=<C>  set the controller temperature threshold\n"
-	"        --ctrl-temperature-alarm=on|off   enable / disable its alarm\n"
-	"        --ctrl-temperature-uninject       un-inject the controller temperature\n"
-	"    -s, --spares=<N>                      inject spares remaining\n"
-	"    -S, --spares-threshold=<N>            set the spares threshold\n"
-	"        --spares-alarm=on|off             enable / disable its alarm\n"
-	"        --spares-uninject                 un-inject spares\n"
-	"    -f, --fatal                           inject fatal health\n"
-	"    -F, --fatal-uninject                  un-inject fatal health\n"
-	"    -U, --unsafe-shutdown                 inject an unsafe shutdown\n"
-	"        --unsafe-shutdown-uninject        un-inject it\n"
-	"    -N, --uninject-all                    un-inject everything\n"
-	"    -u, --human                           human friendly numbers\n"
-	"    -v, --verbose                         debug messages\n",
+	"    -b, --bus <bus-id>\n"
+	"    -m, --media-temperature <C>\n"
+	"    -M, --media-temperature-threshold <C>\n"
+	"        --media-temperature-alarm <on|off>\n"
+	"        --media-temperature-uninject\n"
+	"    -c, --ctrl-temperature <C>\n"
+	"    -C, --ctrl-temperature-threshold <C>\n"
+	"        --ctrl-temperature-alarm <on|off>\n"
+	"        --ctrl-temperature-uninject\n"
+	"    -s, --spares <N>\n"
+	"    -S, --spares-threshold <N>\n"
+	"        --spares-alarm <on|off>\n"
+	"        --spares-uninject\n"
+	"    -f, --fatal\n"
+	"    -F, --fatal-uninject\n"
+	"    -U, --unsafe-shutdown\n"
+	"        --unsafe-shutdown-uninject\n"
+	"    -N, --uninject-all\n"
+	"    -u, --human\n"
+	"    -v, --verbose\n"
+	"    -h, --help\n",
 };
 
 enum { MT, CT, SP, NVAL };
@@ -294,6 +295,27 @@ static int inject(struct ndctl_dimm *dimm, struct smart_opts *o)
 	return 0;
 }
 
+/* long options by their whole name only: no abbreviation */
+static bool exact_long_options(int argc, char **argv, const struct option *lo)
+{
+	int i, k;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		size_t n;
+
+		if (strncmp(argv[i], "--", 2))
+			continue;
+		n = strcspn(argv[i] + 2, "=");
+		for (k = 0; lo[k].name; k++)
+			if (strlen(lo[k].name) == n &&
+			    !strncmp(lo[k].name, argv[i] + 2, n))
+				break;
+		if (!lo[k].name)
+			return false;
+	}
+	return true;
+}
+
 int cmd_inject_smart(int argc, char **argv)
 {
 	enum { O_MALARM = 256, O_MUN, O_CALARM, O_CUN, O_SALARM, O_SUN, O_UUN };
@@ -329,6 +351,8 @@ int cmd_inject_smart(int argc, char **argv)
 	int c, rc, found = 0;
 
 	memset(&o, 0, sizeof(o));
+	if (!exact_long_options(argc, argv, lopts))
+		return print_help(&inject_smart_help, stderr);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "b:m:M:c:C:s:S:fFUNuvh", lopts,
 					NULL)) != -1) {
@@ -357,9 +381,13 @@ int cmd_inject_smart(int argc, char **argv)
 		default: return print_help(&inject_smart_help, stderr);
 		}
 	}
-	if (optind != argc - 1) {
-		fail("one DIMM, please");
-		return print_help(&inject_smart_help, stderr);
+	if (optind >= argc) {
+		fail("specify a DIMM");
+		return EXIT_USAGE;
+	}
+	if (argc - optind > 1) {
+		fail("unknown extra parameter \"%s\"", argv[optind + 1]);
+		return EXIT_USAGE;
 	}
 	rc = setup(&o);
 	if (rc)
