@@ -89,16 +89,27 @@ step() {	# KEY inject-smart options...
 	rec "$k.rc" $rc
 	rec "$k" "$(health)"
 }
-step thresh.set -M 30 --spares-threshold=10 -C 40 --media-temperature-alarm=on
-step inject.mtemp -m 52
-step inject.spares -s 8
-step inject.fatal --fatal
-step inject.unsafe --unsafe-shutdown
-step uninject.mtemp --media-temperature-uninject
-step uninject.spares --spares-uninject
-step uninject.fatal --fatal-uninject
-step uninject.unsafe --unsafe-shutdown-uninject
-step thresh.restore -M 40 --spares-threshold=5 -C 30
+# KEY|inject-smart options: thresholds, each injection, each un-injection
+STEPS='thresh.set|-M 30 --spares-threshold=10 -C 40 --media-temperature-alarm=on
+inject.mtemp|-m 52
+inject.spares|-s 8
+inject.fatal|--fatal
+inject.unsafe|--unsafe-shutdown
+uninject.mtemp|--media-temperature-uninject
+uninject.spares|--spares-uninject
+uninject.fatal|--fatal-uninject
+uninject.unsafe|--unsafe-shutdown-uninject
+thresh.restore|-M 40 --spares-threshold=5 -C 30'
+steps() {	# FUNCTION: FUNCTION KEY OPTIONS... for each step
+	local k a
+	while IFS='|' read -r k a; do
+		# shellcheck disable=SC2086
+		$1 $k $a
+	done <<-EOS
+	$STEPS
+	EOS
+}
+steps step
 expect_eq "un-injected: health as loaded (but the shutdown count)" \
 	"$(health | sed 's/"shutdown_count":[0-9]*//')" \
 	"$(sed -n 's/^health.default = //p' $OUTF | sed 's/"shutdown_count":[0-9]*//')"
@@ -119,16 +130,7 @@ ostep() {	# KEY inject-smart options...
 	expect_eq "ours inject-smart $*: health as Debian's" "$(health | nocount)" "$want"
 }
 if [ -n "$HAVE_OURS" ]; then
-	ostep thresh.set -M 30 --spares-threshold=10 -C 40 --media-temperature-alarm=on
-	ostep inject.mtemp -m 52
-	ostep inject.spares -s 8
-	ostep inject.fatal --fatal
-	ostep inject.unsafe --unsafe-shutdown
-	ostep uninject.mtemp --media-temperature-uninject
-	ostep uninject.spares --spares-uninject
-	ostep uninject.fatal --fatal-uninject
-	ostep uninject.unsafe --unsafe-shutdown-uninject
-	ostep thresh.restore -M 40 --spares-threshold=5 -C 30
+	steps ostep
 	# Debian's again, so that the record ends as on a mock without ours
 	ndctl inject-smart -m 23 $D > /dev/null 2>&1
 	ndctl inject-smart --media-temperature-uninject $D > /dev/null 2>&1

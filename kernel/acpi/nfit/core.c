@@ -676,8 +676,12 @@ static int nfit_register_dimms(struct acpi_nfit_desc *acpi_desc)
 			BIT(ND_CMD_SET_CONFIG_DATA);
 		/* a mock bus that answers the passthrough itself (a test knob) */
 		desc.cmd_mask |= acpi_desc->dimm_cmd_mask & BIT(ND_CMD_CALL);
-		/* as 6.1: the Intel set's functions pass through (health) */
-		if (nfit_mem->adev && nfit_mem->family == NFIT_FAMILY_INTEL)
+		/*
+		 * as 6.1: a DIMM with an ACPI device offers the passthrough
+		 * (the Intel set's health functions; acpi_nfit_ctl() refuses
+		 * what its family and dsm_mask do not have)
+		 */
+		if (nfit_mem->adev)
 			set_bit(ND_CMD_CALL, &desc.cmd_mask);
 		if (nfit_mem->bdw && nfit_mem->has_pm)
 			set_bit(NDD_ALIASING, &desc.flags);
