@@ -238,6 +238,27 @@ rec monitor.event "$ev"
 if [ "$NVT_SET" != upstream ]; then
 	expect_eq "monitor logged the unclean shutdown within 5 s ($((t1 - t0)) s)" $woke yes
 	case $ev in *'"dimm-unclean-shutdown":true'*) ok "monitor event: $ev" ;; *) nok "monitor event: '$ev' (log: $(head -c 300 $log))" ;; esac
+	if [ -n "$HAVE_OURS" ]; then
+		# ours, the same way: the same line but for timestamp, pid, count
+		log2=/tmp/ns.monitor2
+		: > $log2
+		$OURS monitor -d $D -D dimm-unclean-shutdown -l $log2 > /tmp/ns.mon2.out 2>&1 &
+		mpid=$!
+		sleep 1
+		expect_eq "ours monitor: nothing logged before the event" "$(wc -l < $log2)" 0
+		ndctl inject-smart --unsafe-shutdown $D > /dev/null 2>&1
+		owoke=no
+		for i in $(seq 1 50); do
+			[ -s $log2 ] && { owoke=yes; break; }
+			usleep 100000
+		done
+		kill $mpid 2> /dev/null; wait $mpid 2> /dev/null
+		ndctl inject-smart --unsafe-shutdown-uninject $D > /dev/null 2>&1
+		expect_eq "ours monitor logged the unclean shutdown within 5 s" $owoke yes
+		norm() { grep '^{' "$1" | head -n 1 | sed 's/"timestamp":"[^"]*",//;s/"pid":[0-9]*,//;s/"shutdown_count":[0-9]*//'; }
+		expect_eq "ours monitor's line = Debian's (but timestamp, pid, count)" \
+			"$(norm $log2)" "$(norm $log)"
+	fi
 	n=$(cat /sys/kernel/debug/nfit_test/$D/health_notified 2> /dev/null)
 	[ -n "$n" ] && [ "$n" -gt 0 ] && ok "the mock raised $n health notifications" ||
 		nok "health_notified: '$n'"
