@@ -60,6 +60,9 @@ struct nd_cmd_layout {
 };
 
 static const struct nd_cmd_layout nd_dimm_cmds[] = {
+	/* health: status + 128 bytes, status + 8 bytes (6.1) */
+	[ND_CMD_SMART] = { 0, 4 + 128, ND_VAR_NONE, false },
+	[ND_CMD_SMART_THRESHOLD] = { 0, 4 + 8, ND_VAR_NONE, false },
 	[ND_CMD_DIMM_FLAGS] = { 0, 8, ND_VAR_NONE, false },
 	[ND_CMD_GET_CONFIG_SIZE] = { 0, 12, ND_VAR_NONE, false },
 	[ND_CMD_GET_CONFIG_DATA] = { 8, 4, ND_VAR_OUT_LEN, false },

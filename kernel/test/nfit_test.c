@@ -72,6 +72,7 @@
 #include "nfit.h"
 #include "nfit_test.h"
 #include "nfit_test_ars.h"
+#include "nfit_test_smart.h"
 
 #define NT_DIMM_SIZE	SZ_32M		/* DPA space (media) of every DIMM */
 #define NT_LABEL_SIZE	SZ_128K		/* label storage: GET_CONFIG_SIZE */
@@ -202,6 +203,11 @@ static const struct nt_pm_set nt_set_1way = {
 static bool pm_1way;
 module_param(pm_1way, bool, 0644);
 MODULE_PARM_DESC(pm_1way, "nfit_test.0, from its next bind: PM range 2 is DIMM 0x101's DPA [16M, 32M) alone, 1-way (default: all four DIMMs', 4-way)");
+
+/* 6.1's DIMM health functions (nfit_test_smart.c), off unless asked for */
+static bool smart;
+module_param(smart, bool, 0444);
+MODULE_PARM_DESC(smart, "nfit_test.0's DIMMs answer the Intel SMART functions through ND_CMD_CALL (default off)");
 
 /* Test-only: the passthrough ND_CMD_CALL, off unless asked for. */
 static bool cmd_call;
@@ -473,6 +479,7 @@ struct nfit_test;
  * @poison: its poisoned media lines, NT_POISON_BITS bits (nt_poison_lock)
  * @poison_reads: reads through a PM range stopped by @poison, and
  *	block-window read commands failed by it
+ * @smart: its health and the fail_cmd knobs (nfit_test_smart.c)
  */
 struct nt_dimm {
 	struct nfit_test *t;
@@ -519,6 +526,7 @@ struct nt_dimm {
 	u64 blk_invalidates;
 	unsigned long *poison;
 	u64 poison_reads;
+	struct nt_smart smart;
 };
 
 /**
@@ -619,6 +627,11 @@ static int nt_out_offset(unsigned int cmd, const void *buf, u32 buf_len)
 	const struct nd_cmd_get_config_data_hdr *xfer = buf;
 
 	switch (cmd) {
+	case ND_CMD_SMART:
+		return buf_len < sizeof(struct nd_intel_smart) ? -EINVAL : 0;
+	case ND_CMD_SMART_THRESHOLD:
+		return buf_len < sizeof(struct nd_intel_smart_threshold) ?
+			-EINVAL : 0;
 	case ND_CMD_DIMM_FLAGS:
 		return buf_len < sizeof(struct nd_cmd_dimm_flags) ? -EINVAL : 0;
 	case ND_CMD_GET_CONFIG_SIZE:
@@ -695,6 +708,19 @@ static u32 nt_set_data(struct nt_dimm *d, void *buf, u32 out_len,
 		nt_corrupt(d, d->label + c->in_offset, c->in_offset,
 			   c->in_length);
 	return out_len - sizeof(u32);
+}
+
+/* ND_CMD_SMART / SMART_THRESHOLD: Intel functions 1 and 2, same payload */
+static u32 nt_health(struct nt_dimm *d, void *buf, u32 out_len,
+		     unsigned int faults, u32 *status)
+{
+	return nt_smart_read(&d->smart, buf, out_len);
+}
+
+static u32 nt_thresholds(struct nt_dimm *d, void *buf, u32 out_len,
+			 unsigned int faults, u32 *status)
+{
+	return nt_smart_read_thresholds(&d->smart, buf, out_len);
 }
 
 static u32 nt_flags(struct nt_dimm *d, void *buf, u32 out_len,
@@ -777,7 +803,7 @@ static int nfit_test_ctl(struct nvdimm_bus_descriptor *nd_desc,
 	unsigned int faults;
 	struct nt_dimm *d;
 	struct device *dev;
-	int out;
+	int out, frc;
 
 	*cmd_rc = 0;
 	if (!nvdimm) {
@@ -798,9 +824,24 @@ static int nfit_test_ctl(struct nvdimm_bus_descriptor *nd_desc,
 	d = nt_dimm_of(t, nvdimm);
 	if (!d || cmd >= BITS_PER_LONG || !test_bit(cmd, &t->cmds))
 		return -ENOTTY;
-	if (cmd == ND_CMD_CALL)
+	if (cmd == ND_CMD_CALL) {
+		if (!nt_pkg_ok(dev, buf, buf_len))
+			return -EINVAL;
+		out = test_bit(ND_INTEL_SMART, &t->acpi_desc.dimm_dsm_mask) ?
+			nt_smart_call(&d->smart, dev, buf) : -ENOTTY;
+		if (out != -ENOTTY || !cmd_call) {
+			d->calls[cmd] += out != -ENOTTY;
+			return out;
+		}
 		return nt_call(dev, d->call_len, &d->calls[cmd], buf, buf_len);
+	}
 	switch (cmd) {
+	case ND_CMD_SMART:
+		run = nt_health;
+		break;
+	case ND_CMD_SMART_THRESHOLD:
+		run = nt_thresholds;
+		break;
 	case ND_CMD_DIMM_FLAGS:
 		run = nt_flags;
 		break;
@@ -824,6 +865,9 @@ static int nfit_test_ctl(struct nvdimm_bus_descriptor *nd_desc,
 	}
 	out_len = buf_len - out;
 	d->calls[cmd]++;
+	frc = nt_smart_fail(&d->smart, dev, cmd);
+	if (frc)
+		return frc;
 
 	faults = nt_take_faults(d, cmd);
 	if (faults & NT_FAULT_FAIL) {
@@ -2037,6 +2081,7 @@ static void nt_dimm_init(struct nfit_test *t, int i)
 		dev_info(&t->pdev->dev, "blk_variant %u: DIMM %d's block windows: %s\n",
 			 d->variant, i, nt_blk_variant_name[d->variant]);
 	nt_blk_layout_init(d, d->variant);
+	nt_smart_init(&d->smart, &t->acpi_desc, d->handle);
 }
 
 static int nt_alloc(struct nfit_test *t)
@@ -2269,6 +2314,7 @@ static void nt_debugfs_dimm(struct nfit_test *t, struct nt_dimm *d)
 	debugfs_create_file("stats", 0444, dir, d, &nt_stats_fops);
 	debugfs_create_file("poison", 0600, dir, d, &nt_poison_fops);
 	debugfs_create_u64("poison_reads", 0444, dir, &d->poison_reads);
+	nt_smart_debugfs(&d->smart, dir);
 	if (t->topo->cmds) {
 		debugfs_create_u32("config_size", 0600, dir, &d->config_size);
 		debugfs_create_u32("max_xfer", 0600, dir, &d->max_xfer);
@@ -2346,7 +2392,7 @@ static int nfit_test_probe(struct platform_device *pdev)
 	struct acpi_nfit_desc *acpi_desc;
 	struct nt_nfit b = {};
 	struct nfit_test *t;
-	int rc;
+	int i, rc;
 
 	if (pdev->id < 0 || pdev->id >= NT_NR_BUSES)
 		return -ENODEV;
@@ -2378,6 +2424,11 @@ static int nfit_test_probe(struct platform_device *pdev)
 		t->cmds |= BIT(ND_CMD_CALL);
 		acpi_desc->nd_desc.cmd_mask = BIT(ND_CMD_CALL);
 	}
+	if (smart && t->topo->cmds) {
+		t->cmds |= BIT(ND_CMD_CALL) | BIT(ND_CMD_SMART) |
+			BIT(ND_CMD_SMART_THRESHOLD);
+		acpi_desc->dimm_dsm_mask = t->topo->cmds | ND_INTEL_SMART_FUNCS;
+	}
 	acpi_desc->dimm_cmd_mask = t->cmds;
 	/* the root _DSM functions the mock firmware answers (6.1's mock) */
 	acpi_desc->bus_dsm_mask = BIT(ND_CMD_ARS_CAP) | BIT(ND_CMD_ARS_START) |
@@ -2385,6 +2436,12 @@ static int nfit_test_probe(struct platform_device *pdev)
 		BIT(NFIT_CMD_ARS_INJECT_SET) | BIT(NFIT_CMD_ARS_INJECT_CLEAR) |
 		BIT(NFIT_CMD_ARS_INJECT_GET);
 	nt_ars_setup(t);
+	for (i = 0; i < t->topo->nr_dimms; i++) {
+		rc = nt_smart_add_dev(&t->dimm[i].smart, dev,
+				      pdev->id * NT_MAX_DIMMS + i);
+		if (rc)
+			goto out;
+	}
 	acpi_desc->nd_desc.ndctl = nfit_test_ctl;
 	/* ndctl finds the mock buses by provider "nfit_test.N" */
 	acpi_desc->nd_desc.provider_name = dev_name(dev);
@@ -2430,6 +2487,9 @@ static int __init nfit_test_init(void)
 	int i, rc;
 
 	nt_debugfs = debugfs_create_dir("nfit_test", NULL);
+	rc = nt_smart_class_init();
+	if (rc)
+		goto err_class;
 	rc = platform_driver_register(&nfit_test_driver);
 	if (rc)
 		goto err_driver;
@@ -2454,6 +2514,8 @@ err_devices:
 	nt_unregister_devices();
 	platform_driver_unregister(&nfit_test_driver);
 err_driver:
+	nt_smart_class_exit();
+err_class:
 	debugfs_remove_recursive(nt_debugfs);
 	nt_contents_free_all();
 	return rc;
@@ -2463,6 +2525,7 @@ static void __exit nfit_test_exit(void)
 {
 	nt_unregister_devices();
 	platform_driver_unregister(&nfit_test_driver);
+	nt_smart_class_exit();
 	debugfs_remove_recursive(nt_debugfs);
 	nt_contents_free_all();
 }

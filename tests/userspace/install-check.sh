@@ -34,7 +34,7 @@ echo "TAP version 13"
 COMMANDS="list create-namespace destroy-namespace enable-namespace
 disable-namespace enable-region disable-region enable-dimm disable-dimm
 read-labels write-labels zero-labels init-labels check-labels check-namespace
-clear-errors inject-error start-scrub wait-scrub"
+clear-errors inject-error inject-smart monitor start-scrub wait-scrub"
 
 # --------------------------------------------------------------- install
 D=$T/root

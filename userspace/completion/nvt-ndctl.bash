@@ -160,6 +160,8 @@ _nvt_ndctl()
 	list|create-namespace) return 0 ;;
 	*-namespace) w="$(_nvt_ndctl_devices namespace) all" ;;
 	inject-error) w="$(_nvt_ndctl_devices namespace)" ;;
+	inject-smart) w="$(_nvt_ndctl_devices dimm)" ;;
+	monitor) return 0 ;;
 	clear-errors) w="$(_nvt_ndctl_devices namespace) all" ;;
 	*-scrub) w="$(_nvt_ndctl_devices bus) all" ;;
 	*-region) w="$(_nvt_ndctl_devices region) all" ;;

@@ -373,6 +373,9 @@ NDCTL_EXPORT int ndctl_cmd_submit(struct ndctl_cmd *cmd)
 	case ND_CMD_SET_CONFIG_DATA:
 		rc = submit_cfg_write(cmd, fd);
 		break;
+	case ND_CMD_CALL:
+		rc = nd_dimm_call_submit(cmd, fd);
+		break;
 	default:
 		rc = -EOPNOTSUPP;
 	}

@@ -200,6 +200,9 @@ struct ndctl_cmd {
 	struct ndctl_cmd *source;
 };
 
+/* DIMM ND_CMD_CALL packages (smart.c), submitted on the open /dev/nmemN */
+int nd_dimm_call_submit(struct ndctl_cmd *cmd, int fd);
+
 /* bus commands (ars.c): submit through /dev/ndctlN */
 int nd_bus_cmd_submit(struct ndctl_cmd *cmd);
 struct ndctl_cmd *nd_bus_cmd_alloc(struct ndctl_bus *bus, int type,

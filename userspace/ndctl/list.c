@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "health.h"
 #include "util.h"
 #include "filter.h"
 
@@ -32,13 +33,14 @@ static const struct cmd_help list_help = {
 	"    -c, --configured      include configured namespaces, disabled or not\n"
 	"    -M, --media-errors    include media errors\n"
 	"    -u, --human           use human friendly number formats\n"
+	"    -H, --health          include DIMM health (implies --dimms)\n"
 	"    -v, --verbose         increase output detail\n"
 	"    -h, --help            show this help\n",
 };
 
 struct list_opts {
 	const char *bus, *region, *dimm, *ns, *mode, *type;
-	bool B, D, R, N, idle, configured, human, verbose, media;
+	bool B, D, R, N, idle, configured, human, verbose, media, health;
 	int vlevel;		/* -v given this many times */
 };
 
@@ -319,7 +321,8 @@ struct json_object *namespace_to_json(struct ndctl_namespace *ndns, bool human,
 	return j;
 }
 
-static struct json_object *dimm_to_json(struct ndctl_dimm *dimm, bool human)
+struct json_object *dimm_to_json(struct ndctl_dimm *dimm, bool human,
+		bool health)
 {
 	struct json_object *j = json_object_new_object();
 	const char *id = ndctl_dimm_get_unique_id(dimm), *sec;
@@ -352,6 +355,8 @@ static struct json_object *dimm_to_json(struct ndctl_dimm *dimm, bool human)
 	sec = ndctl_dimm_get_security(dimm);
 	if (sec)
 		add(j, "security", json_object_new_string(sec));
+	if (health)
+		add(j, "health", dimm_health_json(dimm));
 	return j;
 }
 
@@ -638,6 +643,7 @@ int cmd_list(int argc, char **argv)
 		{ "configured", no_argument, NULL, 'c' },
 		{ "media-errors", no_argument, NULL, 'M' },
 		{ "human", no_argument, NULL, 'u' },
+		{ "health", no_argument, NULL, 'H' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -652,7 +658,7 @@ int cmd_list(int argc, char **argv)
 
 	memset(&o, 0, sizeof(o));
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "b:r:d:n:m:t:BDRNicMuvh", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "b:r:d:n:m:t:BDRNicMuHvh", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'b': o.bus = optarg; break;
 		case 'r': o.region = optarg; break;
@@ -668,6 +674,7 @@ int cmd_list(int argc, char **argv)
 		case 'c': o.configured = true; break;
 		case 'M': o.media = true; break;
 		case 'u': o.human = true; break;
+		case 'H': o.health = o.D = true; break;
 		case 'v': o.verbose = true; o.vlevel++; verbose = 1; break;
 		case 'h': return print_help(&list_help, stdout);
 		default: return print_help(&list_help, stderr);
@@ -726,7 +733,7 @@ int cmd_list(int argc, char **argv)
 				/* 76.1: -c shows disabled DIMMs and regions too */
 				if (!o.idle && !o.configured && !ndctl_dimm_is_enabled(dimm))
 					continue;
-				json_object_array_add(bdimms, dimm_to_json(dimm, o.human));
+				json_object_array_add(bdimms, dimm_to_json(dimm, o.human, o.health));
 			}
 		}
 		if (o.R || o.N) {

@@ -28,6 +28,8 @@ static const struct {
 	{ "check-namespace", cmd_check_namespace, "Check (and repair) the BTT of a sector mode namespace" },
 	{ "clear-errors", cmd_clear_errors, "Clear the known media errors of namespace(s) through the platform" },
 	{ "inject-error", cmd_inject_error, "Inject, withdraw or list media errors of a namespace" },
+	{ "inject-smart", cmd_inject_smart, "Set a DIMM's SMART thresholds, inject SMART values" },
+	{ "monitor", cmd_monitor, "Watch DIMMs' health events, log them as JSON" },
 	{ "start-scrub", cmd_start_scrub, "Start an Address Range Scrub on the given bus(es)" },
 	{ "wait-scrub", cmd_wait_scrub, "Wait for the Address Range Scrub of the given bus(es)" },
 };

@@ -70,6 +70,8 @@ int cmd_zero_labels(int argc, char **argv);
 int cmd_init_labels(int argc, char **argv);
 int cmd_check_namespace(int argc, char **argv);
 int cmd_inject_error(int argc, char **argv);
+int cmd_inject_smart(int argc, char **argv);
+int cmd_monitor(int argc, char **argv);
 int cmd_clear_errors(int argc, char **argv);
 int cmd_start_scrub(int argc, char **argv);
 int cmd_wait_scrub(int argc, char **argv);

@@ -341,6 +341,8 @@ static int nfit_dimm_cmd_in_len(unsigned int cmd, const void *buf,
 				unsigned int buf_len)
 {
 	switch (cmd) {
+	case ND_CMD_SMART:
+	case ND_CMD_SMART_THRESHOLD:
 	case ND_CMD_DIMM_FLAGS:
 	case ND_CMD_GET_CONFIG_SIZE:
 		return 0;
@@ -550,7 +552,8 @@ static void nfit_mem_probe_dsm(struct acpi_nfit_desc *acpi_desc,
 	if (acpi_desc->dimm_cmd_mask) {
 		/* a mock bus speaks the Intel set through its own ndctl hook */
 		nfit_mem->family = NFIT_FAMILY_INTEL;
-		nfit_mem->dsm_mask = acpi_desc->dimm_cmd_mask;
+		nfit_mem->dsm_mask = acpi_desc->dimm_dsm_mask ?:
+			acpi_desc->dimm_cmd_mask;
 		return;
 	}
 	if (!root)
@@ -666,12 +669,20 @@ static int nfit_register_dimms(struct acpi_nfit_desc *acpi_desc)
 				 BIT(ND_CMD_GET_CONFIG_DATA) |
 				 BIT(ND_CMD_SET_CONFIG_DATA));
 		/* only the commands this driver knows how to marshal */
-		desc.cmd_mask &= BIT(ND_CMD_DIMM_FLAGS) |
+		desc.cmd_mask &= BIT(ND_CMD_SMART) | BIT(ND_CMD_SMART_THRESHOLD) |
+			BIT(ND_CMD_DIMM_FLAGS) |
 			BIT(ND_CMD_GET_CONFIG_SIZE) |
 			BIT(ND_CMD_GET_CONFIG_DATA) |
 			BIT(ND_CMD_SET_CONFIG_DATA);
 		/* a mock bus that answers the passthrough itself (a test knob) */
 		desc.cmd_mask |= acpi_desc->dimm_cmd_mask & BIT(ND_CMD_CALL);
+		/*
+		 * as 6.1: a DIMM with an ACPI device offers the passthrough
+		 * (the Intel set's health functions; acpi_nfit_ctl() refuses
+		 * what its family and dsm_mask do not have)
+		 */
+		if (nfit_mem->adev)
+			set_bit(ND_CMD_CALL, &desc.cmd_mask);
 		if (nfit_mem->bdw && nfit_mem->has_pm)
 			set_bit(NDD_ALIASING, &desc.flags);
 		if (nfit_mem->mem_flags & ACPI_NFIT_MEM_NOT_ARMED)
@@ -682,6 +693,9 @@ static int nfit_register_dimms(struct acpi_nfit_desc *acpi_desc)
 		nfit_mem->nvdimm = nvdimm_create(acpi_desc->nvdimm_bus, &desc);
 		if (!nfit_mem->nvdimm)
 			return -ENOMEM;
+		rc = nfit_mem_health_init(acpi_desc, nfit_mem);
+		if (rc)
+			return rc;
 		if (nfit_mem->mem_flags & ACPI_NFIT_MEM_NOT_ARMED)
 			dev_info(nvdimm_dev(nfit_mem->nvdimm), "not armed: regions using it are read-only\n");
 	}

@@ -105,6 +105,7 @@ struct nfit_ars {
  * @family: NFIT_FAMILY_INTEL when its _DSM speaks the Intel set
  * @dsm_mask: _DSM functions the firmware reports
  * @nvdimm: the libnvdimm DIMM
+ * @health_events: health notifications received (intel-smart.c)
  */
 struct nfit_mem {
 	struct list_head list;
@@ -119,6 +120,7 @@ struct nfit_mem {
 	int family;
 	unsigned long dsm_mask;
 	struct nvdimm *nvdimm;
+	atomic_t health_events;
 };
 
 /**
@@ -132,6 +134,8 @@ struct nfit_mem {
  * @bus_dsm_mask: root _DSM functions the firmware reports
  * @dimm_cmd_mask: when non-zero, the DIMM commands every DIMM of a bus
  *	without ACPI _DSM supports (a mock bus that answers them itself)
+ * @dimm_dsm_mask: when non-zero, the Intel functions those DIMMs answer
+ *	(their nfit/dsm_mask; else @dimm_cmd_mask)
  * @pmem_align: when non-zero, the namespace size granularity per DIMM of
  *	every PMEM region: a region's initial align is this times its
  *	interleave ways (a mock bus of the v4.2 era: PAGE_SIZE).  0, as on
@@ -150,6 +154,7 @@ struct acpi_nfit_desc {
 	struct list_head dimms;
 	unsigned long bus_dsm_mask;
 	unsigned long dimm_cmd_mask;
+	unsigned long dimm_dsm_mask;
 	unsigned long pmem_align;
 	struct list_head blk_claims;
 	struct list_head list;
@@ -180,6 +185,12 @@ int nfit_ars_init(struct acpi_nfit_desc *acpi_desc);
 int acpi_nfit_ars_rescan(struct acpi_nfit_desc *acpi_desc);
 void acpi_nfit_notify_event(struct acpi_nfit_desc *acpi_desc, u32 event);
 int nfit_bus_cmd_rc(unsigned int cmd, const void *buf, unsigned int len);
+
+/* intel-smart.c */
+int acpi_nfit_dimm_notify(struct acpi_nfit_desc *acpi_desc, u32 handle,
+			  u32 event);
+int nfit_mem_health_init(struct acpi_nfit_desc *acpi_desc,
+			 struct nfit_mem *nfit_mem);
 
 /* ND_CMD_DIMM_FLAGS: what a BLK DIMM needs around block-window accesses */
 #define NFIT_BLK_READ_FLUSH	BIT(0)	/* invalidate the aperture before reads */

@@ -534,6 +534,73 @@ struct ndctl_bb *ndctl_namespace_injection_get_next_bb(
 	     bb != NULL; \
 	     bb = ndctl_namespace_injection_get_next_bb(ndns, bb))
 
+/* ---- DIMM health (smart.c): the Intel family's SMART functions ---- */
+#ifndef ND_SMART_HEALTH_VALID
+#define ND_SMART_HEALTH_VALID		(1 << 0)
+#define ND_SMART_SPARES_VALID		(1 << 1)
+#define ND_SMART_USED_VALID		(1 << 2)
+#define ND_SMART_MTEMP_VALID		(1 << 3)
+#define ND_SMART_TEMP_VALID		ND_SMART_MTEMP_VALID
+#define ND_SMART_CTEMP_VALID		(1 << 4)
+#define ND_SMART_SHUTDOWN_COUNT_VALID	(1 << 5)
+#define ND_SMART_AIT_STATUS_VALID	(1 << 6)
+#define ND_SMART_PTEMP_VALID		(1 << 7)
+#define ND_SMART_ALARM_VALID		(1 << 9)
+#define ND_SMART_SHUTDOWN_VALID		(1 << 10)
+#define ND_SMART_VENDOR_VALID		(1 << 11)
+#define ND_SMART_SPARE_TRIP		(1 << 0)
+#define ND_SMART_MTEMP_TRIP		(1 << 1)
+#define ND_SMART_TEMP_TRIP		ND_SMART_MTEMP_TRIP
+#define ND_SMART_CTEMP_TRIP		(1 << 2)
+#define ND_SMART_NON_CRITICAL_HEALTH	(1 << 0)
+#define ND_SMART_CRITICAL_HEALTH	(1 << 1)
+#define ND_SMART_FATAL_HEALTH		(1 << 2)
+#endif
+
+enum ndctl_smart_inject {
+	ND_SMART_INJECT_SPARES_REMAINING = 1 << 0,
+	ND_SMART_INJECT_MEDIA_TEMPERATURE = 1 << 1,
+	ND_SMART_INJECT_CTRL_TEMPERATURE = 1 << 2,
+	ND_SMART_INJECT_HEALTH_STATE = 1 << 3,
+	ND_SMART_INJECT_UNCLEAN_SHUTDOWN = 1 << 4,
+};
+
+struct ndctl_cmd *ndctl_dimm_cmd_new_smart(struct ndctl_dimm *dimm);
+unsigned int ndctl_cmd_smart_get_flags(struct ndctl_cmd *cmd);
+unsigned int ndctl_cmd_smart_get_health(struct ndctl_cmd *cmd);
+unsigned int ndctl_cmd_smart_get_temperature(struct ndctl_cmd *cmd);
+unsigned int ndctl_cmd_smart_get_media_temperature(struct ndctl_cmd *cmd);
+unsigned int ndctl_cmd_smart_get_ctrl_temperature(struct ndctl_cmd *cmd);
+unsigned int ndctl_cmd_smart_get_spares(struct ndctl_cmd *cmd);
+unsigned int ndctl_cmd_smart_get_alarm_flags(struct ndctl_cmd *cmd);
+unsigned int ndctl_cmd_smart_get_life_used(struct ndctl_cmd *cmd);
+unsigned int ndctl_cmd_smart_get_shutdown_state(struct ndctl_cmd *cmd);
+unsigned int ndctl_cmd_smart_get_shutdown_count(struct ndctl_cmd *cmd);
+unsigned int ndctl_cmd_smart_get_vendor_size(struct ndctl_cmd *cmd);
+unsigned char *ndctl_cmd_smart_get_vendor_data(struct ndctl_cmd *cmd);
+struct ndctl_cmd *ndctl_dimm_cmd_new_smart_threshold(struct ndctl_dimm *dimm);
+unsigned int ndctl_cmd_smart_threshold_get_alarm_control(struct ndctl_cmd *cmd);
+unsigned int ndctl_cmd_smart_threshold_get_temperature(struct ndctl_cmd *cmd);
+unsigned int ndctl_cmd_smart_threshold_get_media_temperature(struct ndctl_cmd *cmd);
+unsigned int ndctl_cmd_smart_threshold_get_ctrl_temperature(struct ndctl_cmd *cmd);
+unsigned int ndctl_cmd_smart_threshold_get_spares(struct ndctl_cmd *cmd);
+unsigned int ndctl_cmd_smart_threshold_get_supported_alarms(struct ndctl_cmd *cmd);
+struct ndctl_cmd *ndctl_dimm_cmd_new_smart_set_threshold(struct ndctl_cmd *cmd);
+int ndctl_cmd_smart_threshold_set_alarm_control(struct ndctl_cmd *cmd, unsigned int val);
+int ndctl_cmd_smart_threshold_set_temperature(struct ndctl_cmd *cmd, unsigned int val);
+int ndctl_cmd_smart_threshold_set_media_temperature(struct ndctl_cmd *cmd, unsigned int val);
+int ndctl_cmd_smart_threshold_set_ctrl_temperature(struct ndctl_cmd *cmd, unsigned int val);
+int ndctl_cmd_smart_threshold_set_spares(struct ndctl_cmd *cmd, unsigned int val);
+int ndctl_dimm_smart_inject_supported(struct ndctl_dimm *dimm);
+struct ndctl_cmd *ndctl_dimm_cmd_new_smart_inject(struct ndctl_dimm *dimm);
+int ndctl_cmd_smart_inject_media_temperature(struct ndctl_cmd *cmd, bool enable, unsigned int mtemp);
+int ndctl_cmd_smart_inject_spares(struct ndctl_cmd *cmd, bool enable, unsigned int spares);
+int ndctl_cmd_smart_inject_fatal(struct ndctl_cmd *cmd, bool enable);
+int ndctl_cmd_smart_inject_unsafe_shutdown(struct ndctl_cmd *cmd, bool enable);
+double ndctl_decode_smart_temperature(unsigned int temp);
+unsigned int ndctl_encode_smart_temperature(double temp);
+int ndctl_dimm_get_health_eventfd(struct ndctl_dimm *dimm);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nfit.ko: DIMM health of the Intel DSM family.
+ *
+ * The health functions (SMART, SMART threshold get and set, SMART inject,
+ * enable latch system shutdown status; intel-smart.h) reach the firmware
+ * through the ND_CMD_CALL passthrough: the core lets Intel functions
+ * outside the security and activation sets through (nd_call_allowed()),
+ * acpi_nfit_ctl() checks them against the DIMM's dsm_mask, and userspace
+ * (ndctl list -H, ndctl inject-smart) builds and parses the payloads.
+ *
+ * What the driver itself adds is the notification.  Firmware signals a
+ * change of a DIMM's health with Notify(DIMM, 0x81) on the DIMM's ACPI
+ * device; as 6.1 does, that becomes a sysfs notification of the DIMM's
+ * nfit/flags attribute, which ndctl monitor polls.  A mock bus, which has
+ * no ACPI devices, raises the same notification by handle with
+ * acpi_nfit_dimm_notify().
+ */
+#include <linux/acpi.h>
+#include <linux/device.h>
+#include <linux/sysfs.h>
+#include "nfit.h"
+#include "intel-smart.h"
+
+static void nfit_mem_health_event(struct nfit_mem *nfit_mem, u32 event)
+{
+	struct device *dev;
+
+	if (!nfit_mem->nvdimm)
+		return;
+	dev = nvdimm_dev(nfit_mem->nvdimm);
+	if (event != NFIT_NOTIFY_DIMM_HEALTH) {
+		dev_dbg(dev, "notification %#x: not a health event, ignored\n",
+			event);
+		return;
+	}
+	atomic_inc(&nfit_mem->health_events);
+	dev_dbg(dev, "health event\n");
+	sysfs_notify(&dev->kobj, "nfit", "flags");
+}
+
+/**
+ * acpi_nfit_dimm_notify - a notification on a DIMM of a bus
+ * @acpi_desc: the bus
+ * @handle: the DIMM's NFIT device handle
+ * @event: the ACPI notification value (0x81: health changed)
+ *
+ * For a bus without ACPI devices (nfit_test): what the ACPI notify
+ * handler of a DIMM's device does.  Process context; the caller keeps
+ * the bus alive.  Returns 0, or -ENODEV when no DIMM has @handle.
+ */
+int acpi_nfit_dimm_notify(struct acpi_nfit_desc *acpi_desc, u32 handle,
+			  u32 event)
+{
+	struct nfit_mem *nfit_mem;
+
+	list_for_each_entry(nfit_mem, &acpi_desc->dimms, list) {
+		if (nfit_mem->handle != handle)
+			continue;
+		nfit_mem_health_event(nfit_mem, event);
+		return 0;
+	}
+	dev_dbg(acpi_desc->dev, "notification %#x: no DIMM %#x\n", event,
+		handle);
+	return -ENODEV;
+}
+EXPORT_SYMBOL_GPL(acpi_nfit_dimm_notify);
+
+static void nfit_dimm_acpi_notify(acpi_handle handle, u32 event, void *data)
+{
+	nfit_mem_health_event(data, event);
+}
+
+static void nfit_dimm_notify_remove(void *data)
+{
+	struct nfit_mem *nfit_mem = data;
+
+	/* waits for a running handler */
+	acpi_remove_notify_handler(nfit_mem->adev->handle, ACPI_DEVICE_NOTIFY,
+				   nfit_dimm_acpi_notify);
+}
+
+/**
+ * nfit_mem_health_init - listen to the DIMM's health notifications
+ * @acpi_desc: its bus
+ * @nfit_mem: the DIMM, registered
+ *
+ * Only a DIMM with an ACPI device gets notifications from firmware; the
+ * handler goes before the bus's DIMMs do (devres order).  A handler that
+ * cannot be installed costs the notifications only.  Returns 0 or -ENOMEM.
+ */
+int nfit_mem_health_init(struct acpi_nfit_desc *acpi_desc,
+			 struct nfit_mem *nfit_mem)
+{
+	acpi_status status;
+
+	if (!nfit_mem->adev)
+		return 0;
+	status = acpi_install_notify_handler(nfit_mem->adev->handle,
+					     ACPI_DEVICE_NOTIFY,
+					     nfit_dimm_acpi_notify, nfit_mem);
+	if (ACPI_FAILURE(status)) {
+		dev_dbg(acpi_desc->dev, "DIMM %#x: no notify handler: %s\n",
+			nfit_mem->handle, acpi_format_exception(status));
+		return 0;
+	}
+	return devm_add_action_or_reset(acpi_desc->dev,
+					nfit_dimm_notify_remove, nfit_mem);
+}

@@ -1,0 +1,270 @@
+# nt-smart: DIMM health (the Intel family's SMART functions through
+# ND_CMD_CALL) on nfit_test, driven by Debian's ndctl 76.1: list -H,
+# inject-smart (thresholds, injection and un-injection of media
+# temperature, spares, fatal health, unsafe shutdown), bad input, the
+# fail_cmd knobs of /sys/class/nfit_test_dimm making SMART fail, and
+# ndctl monitor woken by an injected event within a bounded time.
+#
+# Topology-agnostic: the DIMM is the first of nfit_test.0 whose
+# nfit/dsm_mask offers Intel SMART (bit 1) and inject (bit 18), so the
+# same script runs on upstream's 6.1 mock (module set `upstream`) and on
+# ours (set `test`, reloaded with smart=1); compare-smart-oracle.py
+# compares the records (/out/nt-smart.txt, "KEY = VALUE").  With our
+# ndctl in the image (/opt/ours/bin/ndctl) and when it has list -H,
+# its health JSON must equal Debian's on the same DIMM.  Leaves the
+# DIMMs as it found them (nfit_test reloaded without smart on ours).
+. "$(dirname "$0")/lib.sh"
+OURS=/opt/ours/bin/ndctl
+OUTF=/tmp/nt-smart.txt
+: > $OUTF
+rec() { echo "$1 = $2" >> $OUTF; }
+flush_out() { [ -d "$NVT_OUT" ] && cp $OUTF "$NVT_OUT/nt-smart.txt"; }
+trap flush_out EXIT
+
+reload() {	# modprobe arguments
+	rmmod nfit_test > /tmp/ns.unload 2>&1 &&
+		modprobe nfit_test "$@" >> /tmp/ns.unload 2>&1 || return 1
+	nd_settle
+	wait_pmem 1 30
+}
+if [ "$NVT_SET" != upstream ]; then
+	if [ ! -e /sys/module/nfit_test/parameters/smart ]; then
+		nok "nfit_test has no smart parameter"
+		exit 0
+	fi
+	reload smart=1 || { nok "modprobe nfit_test smart=1: $(cat /tmp/ns.unload)"; exit 0; }
+	ok "nfit_test reloaded with smart=1"
+fi
+
+# health: the "health" object of ndctl list -H (NDCTL=binary), one line
+health() {
+	${NDCTL:-ndctl} list -H -d $D 2> /tmp/ns.err | tr -d ' \t\n' |
+		sed -n 's/.*"health":\({[^}]*}\).*/\1/p'
+}
+# the DIMM: nmemN on nfit_test.0, Intel family, dsm_mask bits 1 and 18
+D= ND=
+for n in /sys/bus/nd/devices/nmem*; do
+	[ "$(cat $n/../provider 2> /dev/null)" = nfit_test.0 ] || continue
+	m=$(cat $n/nfit/dsm_mask 2> /dev/null) || continue
+	[ "$(cat $n/nfit/family)" = 0 ] || continue
+	[ $((m >> 1 & 1)) = 1 ] && [ $((m >> 18 & 1)) = 1 ] || continue
+	D=$(basename $n) ND=$n
+	break
+done
+if [ -z "$D" ]; then
+	nok "no DIMM of nfit_test.0 offers Intel SMART and inject"
+	exit 0
+fi
+ok "DIMM $D: Intel family, dsm_mask $(cat $ND/nfit/dsm_mask)"
+rec commands "$(cat $ND/commands)"
+# its test_dimmN: same handle, child of nfit_test.0
+TD=
+h=$(cat $ND/nfit/handle)
+for t in /sys/class/nfit_test_dimm/test_dimm*; do
+	[ "$(basename $(readlink -f $t/device))" = nfit_test.0 ] || continue
+	[ $(($(cat $t/handle))) = $((h)) ] && { TD=$t; break; }
+done
+[ -n "$TD" ] && ok "$D's knobs: $TD" || nok "no test_dimm with handle $h"
+
+# --- list -H and thresholds ---------------------------------------------------
+rec health.default "$(health)"
+HAVE_OURS=
+if [ -x $OURS ] && $OURS list -H -d $D > /dev/null 2>&1; then
+	HAVE_OURS=1
+	expect_eq "ours list -H = Debian's (default)" "$(NDCTL=$OURS health)" "$(health)"
+	for n in /sys/bus/nd/devices/nmem*; do
+		n=$(basename $n)
+		expect_eq "ours list -H -d $n = Debian's" "$($OURS list -H -d $n 2>&1)" \
+			"$(ndctl list -H -d $n 2>&1)"
+	done
+else
+	skip "ours list -H" "our ndctl has no list -H"
+fi
+
+step() {	# KEY inject-smart options...
+	local k=$1 rc
+	shift
+	ndctl inject-smart "$@" $D > /tmp/ns.out 2>&1
+	rc=$?
+	rec "$k.rc" $rc
+	rec "$k" "$(health)"
+}
+# KEY|inject-smart options: thresholds, each injection, each un-injection
+STEPS='thresh.set|-M 30 --spares-threshold=10 -C 40 --media-temperature-alarm=on
+inject.mtemp|-m 52
+inject.spares|-s 8
+inject.fatal|--fatal
+inject.unsafe|--unsafe-shutdown
+uninject.mtemp|--media-temperature-uninject
+uninject.spares|--spares-uninject
+uninject.fatal|--fatal-uninject
+uninject.unsafe|--unsafe-shutdown-uninject
+thresh.restore|-M 40 --spares-threshold=5 -C 30'
+steps() {	# FUNCTION: FUNCTION KEY OPTIONS... for each step
+	local k a
+	while IFS='|' read -r k a; do
+		# shellcheck disable=SC2086
+		$1 $k $a
+	done <<-EOS
+	$STEPS
+	EOS
+}
+steps step
+expect_eq "un-injected: health as loaded (but the shutdown count)" \
+	"$(health | sed 's/"shutdown_count":[0-9]*//')" \
+	"$(sed -n 's/^health.default = //p' $OUTF | sed 's/"shutdown_count":[0-9]*//')"
+c0=$(sed -n 's/^health.default = .*"shutdown_count":\([0-9]*\).*/\1/p' $OUTF)
+c1=$(health | sed -n 's/.*"shutdown_count":\([0-9]*\).*/\1/p')
+expect_eq "an injected unsafe shutdown counts" "$c1" "$((c0 + 1))"
+
+# the same steps by our ndctl: the same health after each (the shutdown
+# count one higher: Debian's pass injected one unsafe shutdown already)
+nocount() { sed 's/"shutdown_count":[0-9]*//'; }
+ostep() {	# KEY inject-smart options...
+	local k=$1 rc want
+	shift
+	$OURS inject-smart "$@" $D > /tmp/ns.out 2>&1
+	rc=$?
+	want=$(sed -n "s/^$k = //p" $OUTF | nocount)
+	expect_eq "ours inject-smart $*: rc" $rc "$(sed -n "s/^$k.rc = //p" $OUTF)"
+	expect_eq "ours inject-smart $*: health as Debian's" "$(health | nocount)" "$want"
+}
+if [ -n "$HAVE_OURS" ]; then
+	steps ostep
+	# Debian's again, so that the record ends as on a mock without ours
+	ndctl inject-smart -m 23 $D > /dev/null 2>&1
+	ndctl inject-smart --media-temperature-uninject $D > /dev/null 2>&1
+fi
+rec health.base "$(health)"
+
+# --- bad input ------------------------------------------------------------------
+bad() {	# KEY inject-smart options...
+	local k=$1 rc
+	shift
+	ndctl inject-smart "$@" > /tmp/ns.out 2>&1
+	rc=$?
+	rec "bad.$k.rc" $rc
+	[ $rc != 0 ] && ok "inject-smart $*: refused ($rc)" || nok "inject-smart $*: accepted"
+	if [ -n "$HAVE_OURS" ]; then
+		$OURS inject-smart "$@" > /tmp/ns.out 2>&1
+		expect_eq "ours inject-smart $*: exit status as Debian's" $? $rc
+	fi
+}
+bad mtemp-huge -m 1e999 $D
+bad mtemp-threshold-huge -M -1e999 $D
+bad spares-threshold-big -S 4294967296 $D
+bad inject-and-uninject -m 40 --media-temperature-uninject $D
+bad no-operation $D
+bad no-dimm -m 40 nmem999
+# the payloads as the firmware checks them (nd-label-ioctl call: input
+# bytes 0x30 + i): SMART with too little room, inject of the wrong size,
+# latch shutdown status with enable 0x30 (firmware status 3, invalid input)
+rec call.smart "$(nd-label-ioctl call /dev/$D 0 1 0 132)"
+rec call.smart-short "$(nd-label-ioctl call /dev/$D 0 1 0 16)"
+rec call.inject-short "$(nd-label-ioctl call /dev/$D 0 18 8 4)"
+rec call.threshold-short "$(nd-label-ioctl call /dev/$D 0 2 0 8)"
+rec call.lss-bad "$(nd-label-ioctl call /dev/$D 0 10 1 4)"
+for k in smart-short inject-short threshold-short; do
+	case $(sed -n "s/^call.$k = //p" $OUTF) in
+	"rc=-22 "*) ok "Intel call $k: EINVAL" ;;
+	*) nok "Intel call $k: $(sed -n "s/^call.$k = //p" $OUTF)" ;;
+	esac
+done
+rec bad.unchanged "$(health)"
+expect_eq "bad input left the health as it was" "$(health)" \
+	"$(sed -n 's/^health.base = //p' $OUTF)"
+# a DIMM without the health functions (ours: nfit_test.1's)
+X=
+for n in /sys/bus/nd/devices/nmem*; do
+	m=$(cat $n/nfit/dsm_mask 2> /dev/null || echo 0)
+	[ $((m >> 18 & 1)) = 0 ] && { X=$(basename $n); break; }
+done
+if [ -n "$X" ]; then
+	ndctl inject-smart -m 40 $X > /tmp/ns.out 2>&1
+	rc=$?
+	if [ -n "$HAVE_OURS" ]; then
+		$OURS inject-smart -m 40 $X > /tmp/ns.out 2>&1
+		expect_eq "ours inject-smart on $X: exit status as Debian's" $? $rc
+	fi
+	[ $rc != 0 ] && ok "inject-smart on $X (no health functions): refused ($rc)" ||
+		nok "inject-smart on $X (no health functions): accepted"
+	xh=$(ndctl list -H -d $X | tr -d ' \t\n')
+	case $xh in *'"health"'*) nok "$X: list -H shows health: $xh" ;; *) ok "$X: list -H has no health" ;; esac
+fi
+
+# --- fail_cmd: SMART (Intel function 1) fails --------------------------------
+if [ -n "$TD" ]; then
+	for code in 0 -6 -95; do
+		echo 0x2 > $TD/fail_cmd && echo $code > $TD/fail_cmd_code
+		rec "fail_cmd.$code" "$(ndctl list -H -d $D 2>&1 | tr -d ' \t\n' | sed 's/"dev":"[^"]*",//;s/"id":"[^"]*",//;s/"handle":[^,]*,//;s/"phys_id":[^,]*,//;s/"security":"[^"]*",//')"
+		if [ -x $OURS ] && $OURS list -H -d $D > /dev/null 2>&1; then
+			expect_eq "ours list -H = Debian's (fail_cmd_code $code)" \
+				"$(NDCTL=$OURS health)" "$(health)"
+		fi
+	done
+	echo 0 > $TD/fail_cmd; echo 0 > $TD/fail_cmd_code
+	# ours refuses what is not 0 or a negative errno (6.1's mock takes any int)
+	for v in abc 5 -99999; do
+		[ "$NVT_SET" = upstream ] && [ $v != abc ] && continue
+		echo $v > $TD/fail_cmd_code 2> /dev/null && nok "fail_cmd_code $v accepted" ||
+			ok "fail_cmd_code $v refused"
+		expect_eq "fail_cmd_code unchanged after '$v'" "$(cat $TD/fail_cmd_code)" 0
+	done
+	rec fail_cmd.after "$(health)"
+	expect_eq "knobs cleared: SMART answers again" "$(health)" \
+		"$(sed -n 's/^health.base = //p' $OUTF)"
+fi
+
+# --- monitor: an injected unsafe shutdown wakes it -----------------------------
+log=/tmp/ns.monitor
+: > $log
+ndctl monitor -d $D -D dimm-unclean-shutdown -l $log > /tmp/ns.mon.out 2>&1 &
+mpid=$!
+sleep 1
+rec monitor.before "$(wc -l < $log)"
+t0=$(date +%s)
+ndctl inject-smart --unsafe-shutdown $D > /dev/null 2>&1
+woke=no
+for i in $(seq 1 50); do
+	[ -s $log ] && { woke=yes; break; }
+	usleep 100000
+done
+t1=$(date +%s)
+kill $mpid 2> /dev/null; wait $mpid 2> /dev/null
+ndctl inject-smart --unsafe-shutdown-uninject $D > /dev/null 2>&1
+rec monitor.woke $woke
+ev=$(tr -d ' \t\n' < $log | sed -n 's/.*"event":{\([^}]*\)}.*/\1/p')
+rec monitor.event "$ev"
+if [ "$NVT_SET" != upstream ]; then
+	expect_eq "monitor logged the unclean shutdown within 5 s ($((t1 - t0)) s)" $woke yes
+	case $ev in *'"dimm-unclean-shutdown":true'*) ok "monitor event: $ev" ;; *) nok "monitor event: '$ev' (log: $(head -c 300 $log))" ;; esac
+	if [ -n "$HAVE_OURS" ]; then
+		# ours, the same way: the same line but for timestamp, pid, count
+		log2=/tmp/ns.monitor2
+		: > $log2
+		$OURS monitor -d $D -D dimm-unclean-shutdown -l $log2 > /tmp/ns.mon2.out 2>&1 &
+		mpid=$!
+		sleep 1
+		expect_eq "ours monitor: nothing logged before the event" "$(wc -l < $log2)" 0
+		ndctl inject-smart --unsafe-shutdown $D > /dev/null 2>&1
+		owoke=no
+		for i in $(seq 1 50); do
+			[ -s $log2 ] && { owoke=yes; break; }
+			usleep 100000
+		done
+		kill $mpid 2> /dev/null; wait $mpid 2> /dev/null
+		ndctl inject-smart --unsafe-shutdown-uninject $D > /dev/null 2>&1
+		expect_eq "ours monitor logged the unclean shutdown within 5 s" $owoke yes
+		norm() { grep '^{' "$1" | head -n 1 | sed 's/"timestamp":"[^"]*",//;s/"pid":[0-9]*,//;s/"shutdown_count":[0-9]*//'; }
+		expect_eq "ours monitor's line = Debian's (but timestamp, pid, count)" \
+			"$(norm $log2)" "$(norm $log)"
+	fi
+	n=$(cat /sys/kernel/debug/nfit_test/$D/health_notified 2> /dev/null)
+	[ -n "$n" ] && [ "$n" -gt 0 ] && ok "the mock raised $n health notifications" ||
+		nok "health_notified: '$n'"
+fi
+
+flush_out
+if [ "$NVT_SET" != upstream ]; then
+	reload && ok "nfit_test reloaded without smart" || nok "reload: $(cat /tmp/ns.unload)"
+fi
