@@ -246,8 +246,10 @@ static long pmem_dax_direct_access(struct dax_device *dax_dev, pgoff_t pgoff,
 				pfn);
 	if (rc < 0)
 		return rc;
-	if (rc)
-		avail = nr_pages = 1;
+	if (rc) {
+		avail = 1;
+		nr_pages = 1;
+	}
 	if (!READ_ONCE(pmem->bb.count))
 		return avail;
 	/* badblocks counts sectors in an int */

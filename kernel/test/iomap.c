@@ -282,8 +282,7 @@ int nfit_test_dax_page(phys_addr_t phys, u64 flags, pfn_t *pfn)
 	if (!virt || !is_vmalloc_addr(virt) || offset_in_page(virt))
 		return -ENXIO;
 	if (pfn)
-		*pfn = __pfn_to_pfn_t(page_to_pfn(vmalloc_to_page(virt)),
-				       flags);
+		*pfn = __pfn_to_pfn_t(page_to_pfn(vmalloc_to_page(virt)), flags);
 	return 1;
 }
 EXPORT_SYMBOL_GPL(nfit_test_dax_page);
