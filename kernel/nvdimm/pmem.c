@@ -32,6 +32,37 @@
 #include <linux/uio.h>
 #include "nd.h"
 
+#ifdef LIBNVDIMM_TEST_BUILD
+/*
+ * The test build only (kernel/test/Kbuild.drivers defines it): nfit_test's
+ * mock ranges are vmalloc memory, served to the DAX core one page at a
+ * time by kernel/test/iomap.c.  The production build has no such hook.
+ */
+int nfit_test_dax_page(phys_addr_t phys, u64 flags, pfn_t *pfn);
+
+/* 1: a mock range (one page valid), 0: a real one, <0: refused */
+static int pmem_test_dax_page(phys_addr_t phys, u64 flags, pfn_t *pfn)
+{
+	return nfit_test_dax_page(phys, flags, pfn);
+}
+
+/* a mock range of nfit_test with memory behind it */
+static bool pmem_test_dax_range(phys_addr_t start)
+{
+	return nfit_test_dax_page(start, 0, NULL) == 1;
+}
+#else
+static int pmem_test_dax_page(phys_addr_t phys, u64 flags, pfn_t *pfn)
+{
+	return 0;
+}
+
+static bool pmem_test_dax_range(phys_addr_t start)
+{
+	return false;
+}
+#endif
+
 /**
  * struct pmem_device - one attached namespace or pfn device
  * @phys_addr: system-physical address of the first byte of the disk
@@ -195,7 +226,8 @@ static long pmem_dax_direct_access(struct dax_device *dax_dev, pgoff_t pgoff,
 {
 	struct pmem_device *pmem = dax_get_private(dax_dev);
 	sector_t sector, first_bad;
-	int num_bad;
+	long avail;
+	int num_bad, rc;
 	u64 offset;
 
 	/* in pages first: a huge @pgoff must not wrap into the disk */
@@ -204,12 +236,22 @@ static long pmem_dax_direct_access(struct dax_device *dax_dev, pgoff_t pgoff,
 	nr_pages = min_t(long, nr_pages, PHYS_PFN(pmem->size) - pgoff);
 	offset = PFN_PHYS(pgoff);
 	sector = offset >> SECTOR_SHIFT;
+	avail = PHYS_PFN(pmem->size - offset);
 	if (kaddr)
 		*kaddr = pmem->virt_addr + offset;
 	if (pfn)
 		*pfn = phys_to_pfn_t(pmem->phys_addr + offset, pmem->pfn_flags);
+	/* test build: a mock range's page, not contiguous with the next */
+	rc = pmem_test_dax_page(pmem->phys_addr + offset, pmem->pfn_flags,
+				pfn);
+	if (rc < 0)
+		return rc;
+	if (rc) {
+		avail = 1;
+		nr_pages = 1;
+	}
 	if (!READ_ONCE(pmem->bb.count))
-		return PHYS_PFN(pmem->size - offset);
+		return avail;
 	/* badblocks counts sectors in an int */
 	nr_pages = min_t(long, nr_pages, INT_MAX >> (PAGE_SHIFT - SECTOR_SHIFT));
 	if (badblocks_check(&pmem->bb, sector, nr_pages << (PAGE_SHIFT - SECTOR_SHIFT),
@@ -498,7 +540,8 @@ static int pmem_attach_pfn(struct device *dev)
 	/* a range the kernel has a memory map for can be mapped by users */
 	if (nvdimm_range_is_pmem(to_nd_region(dev->parent),
 				 pmem->pgmap.range.start,
-				 range_len(&pmem->pgmap.range)))
+				 range_len(&pmem->pgmap.range)) ||
+	    pmem_test_dax_range(pmem->phys_addr))
 		pmem->pfn_flags = PFN_DEV | PFN_MAP;
 	else
 		dev_info(dev, "%s is not system persistent memory: no DAX\n",

@@ -11,13 +11,14 @@
 # poison, so it fails the build and names the symbol to wrap.
 #
 # After the production build (--prod): no module may reference a
-# __wrap_ symbol (only nfit_test_iomap.ko defines them; such a module
-# would not load without the test build's helpers).
+# __wrap_ or nfit_test_ symbol (only nfit_test_iomap.ko defines them,
+# e.g. the LIBNVDIMM_TEST_BUILD hook of nd_pmem; such a module would not
+# load without the test build's helpers).
 if [ "$1" = --prod ]; then
 	rc=0
 	for ko in $(cat "$2/modules.order"); do
-		for sym in $(nm -u "$ko" | awk '$2 ~ /^__wrap_/ { print $2 }'); do
-			echo "check-wrap: production module ${ko##*/} references $sym (a test-build wrapper)" >&2
+		for sym in $(nm -u "$ko" | awk '$2 ~ /^(__wrap_|nfit_test_)/ { print $2 }'); do
+			echo "check-wrap: production module ${ko##*/} references $sym (a test-build wrapper or hook)" >&2
 			rc=1
 		done
 	done

@@ -48,6 +48,9 @@
 #include <linux/atomic.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <linux/mm.h>
+#include <linux/vmalloc.h>
+#include <linux/pfn_t.h>
 #include "nfit_test.h"
 
 static DEFINE_SPINLOCK(nfit_test_res_lock);
@@ -223,10 +226,10 @@ EXPORT_SYMBOL_GPL(__wrap_devm_memremap);
  * @dev: device owning the mapping
  * @pgmap: the range (one) and how to map it
  *
- * A mock range has no memory map and cannot get one: it maps to
- * nfit_test's memory without struct pages (a pfn device's disk works,
- * DAX is not offered: nd_pmem checks nvdimm_range_is_pmem()).  Anything
- * else is devm_memremap_pages()'s.
+ * A mock range gets no ZONE_DEVICE memory map: it maps to nfit_test's
+ * memory, whose vmalloc/vmap pages have struct pages of their own; the
+ * test build's nd_pmem serves DAX from them one page at a time
+ * (nfit_test_dax_page()).  Anything else is devm_memremap_pages()'s.
  *
  * Return: the mapping of the range's start, or an ERR_PTR().
  */
@@ -250,6 +253,39 @@ void *__wrap_devm_memremap_pages(struct device *dev, struct dev_pagemap *pgmap)
 	return virt;
 }
 EXPORT_SYMBOL_GPL(__wrap_devm_memremap_pages);
+
+/**
+ * nfit_test_dax_page - DAX of a mock range, page by page (test build only)
+ * @phys: a physical address, mock or real
+ * @flags: the PFN_* flags of the pfn (nd_pmem's: PFN_DEV | PFN_MAP)
+ * @pfn: set to the pfn of the page behind a mock address (may be NULL)
+ *
+ * nd_pmem of the test build asks this before it hands a range to the
+ * DAX core.  A mock range is nfit_test's vmalloc/vmap memory: ordinary
+ * pages, each with its struct page, but not physically contiguous, so
+ * only the one page behind @phys is valid.  With PFN_DEV | PFN_MAP the
+ * DAX core maps it with a device-map pte, as it maps pmem (6.1's DAX
+ * VMAs are not VM_MIXEDMAP: a plain pfn is refused there); the pages
+ * have no dev_pagemap, so get_user_pages() of such a mapping does not
+ * get them (O_DIRECT from a DAX mapping of a mock range: not served).
+ *
+ * Return: 0 for a real address (the caller's own pfn stands), 1 for a
+ * mock one (one page), -ENXIO when no mock memory is behind it.
+ */
+int nfit_test_dax_page(phys_addr_t phys, u64 flags, pfn_t *pfn)
+{
+	void *virt;
+
+	if (!nfit_test_phys_is_mock(phys, PAGE_SIZE))
+		return 0;
+	virt = nfit_test_virt(phys, PAGE_SIZE);
+	if (!virt || !is_vmalloc_addr(virt) || offset_in_page(virt))
+		return -ENXIO;
+	if (pfn)
+		*pfn = __pfn_to_pfn_t(page_to_pfn(vmalloc_to_page(virt)), flags);
+	return 1;
+}
+EXPORT_SYMBOL_GPL(nfit_test_dax_page);
 
 /**
  * __wrap_devm_ioremap - devm_ioremap() of the test build

@@ -100,6 +100,7 @@ struct nfit_test_res {
 };
 
 bool nfit_test_phys_is_mock(resource_size_t start, resource_size_t size);
+int nfit_test_dax_page(phys_addr_t phys, u64 flags, pfn_t *pfn);
 int nfit_test_res_add(struct nfit_test_res *res);
 void nfit_test_res_del(struct nfit_test_res *res);
 
