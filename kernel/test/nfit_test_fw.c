@@ -29,7 +29,8 @@
  * the running version starts at 0x0100000000000000 | handle.  Arming is
  * allowed in any state; activation (bus function 2) takes every armed
  * DIMM: a staged image becomes the running one (result "success"),
- * otherwise the result is "not staged"; the DIMMs disarm and the bus is
+ * otherwise the result is "not staged" (a DIMM that was not armed: "none");
+ * the DIMMs disarm and the bus is
  * busy for NT_FWA_BUSY_MS.  Each armed DIMM adds a second to the
  * estimated activation time against a platform maximum of three, so four
  * armed DIMMs overflow.  The capability is FW quiesce + OS quiesce (6.1:
@@ -416,8 +417,11 @@ static u32 nt_fwa_activate(struct nt_fw *fw)
 	for (i = 0; i < fw->nr_dimms; i++) {
 		struct nt_fw_dimm *d = &fw->dimm[i];
 
-		if (!d->armed)
+		if (!d->armed) {
+			/* its result is the last activation's: it had none */
+			d->result = NFIT_INTEL_DIMM_FWA_NONE;
 			continue;
+		}
 		nt_fw_settle(d);
 		if (d->state == NT_FW_STAGED) {
 			d->run_version = d->staged_version;
