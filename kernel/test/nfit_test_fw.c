@@ -80,7 +80,8 @@ enum nt_fw_state {
  * @staged_version: the staged image's version (state staged)
  * @armed: armed for activation
  * @result: the last activation's result (NFIT_INTEL_DIMM_FWA_*)
- * @updates: images staged; @activations: activations that ran the DIMM
+ * @updates: images staged
+ * @activations: activations that ran the DIMM
  */
 struct nt_fw_dimm {
 	enum nt_fw_state state;

@@ -595,7 +595,8 @@ static void nfit_probe_bus_dsm(struct acpi_nfit_desc *acpi_desc)
 		if (acpi_check_dsm(root->handle, &nfit_root_guid,
 				   NFIT_DSM_REVISION, 1ULL << func))
 			set_bit(func, &acpi_desc->bus_dsm_mask);
-	for (func = 1; func < BITS_PER_LONG; func++)
+	/* the Intel bus family defines functions 1 and 2 only */
+	for (func = 1; func <= 2; func++)
 		if (acpi_check_dsm(root->handle, &nfit_intel_bus_guid,
 				   NFIT_DSM_REVISION, 1ULL << func))
 			set_bit(func, &acpi_desc->bus_intel_dsm_mask);

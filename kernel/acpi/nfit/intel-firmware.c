@@ -272,8 +272,10 @@ const struct nvdimm_fw_ops *nfit_fw_dimm_ops(struct acpi_nfit_desc *acpi_desc,
 	return &nfit_dimm_fw_ops;
 }
 
-/* ndbusN/nfit/firmware_activate_noidle: "Y" asks the platform to let the
- * OS idle the I/O devices, "N" (the default) to force them idle */
+/*
+ * ndbusN/nfit/firmware_activate_noidle: "Y" asks the platform to let the
+ * OS idle the I/O devices, "N" (the default) to force them idle
+ */
 static ssize_t firmware_activate_noidle_show(struct device *dev,
 					     struct device_attribute *attr,
 					     char *buf)
