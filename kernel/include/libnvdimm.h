@@ -34,6 +34,64 @@ struct module;
 
 struct nvdimm_bus_descriptor;
 
+/*
+ * Runtime firmware activation (kernel/nvdimm/firmware.c, 6.1's ABI:
+ * docs/firmware.md).  The provider reports states, results and the
+ * bus's capability through these ops; the core turns them into the
+ * ndbusN/firmware/ and nmemN/firmware/ attributes.
+ */
+enum nvdimm_fwa_state {
+	NVDIMM_FWA_INVALID,	/* the provider could not tell */
+	NVDIMM_FWA_IDLE,
+	NVDIMM_FWA_ARMED,
+	NVDIMM_FWA_BUSY,
+	NVDIMM_FWA_ARM_OVERFLOW,	/* bus only: too many DIMMs armed */
+};
+
+enum nvdimm_fwa_result {
+	NVDIMM_FWA_RESULT_INVALID,
+	NVDIMM_FWA_RESULT_NONE,
+	NVDIMM_FWA_RESULT_SUCCESS,
+	NVDIMM_FWA_RESULT_NOTSTAGED,
+	NVDIMM_FWA_RESULT_NEEDRESET,
+	NVDIMM_FWA_RESULT_FAIL,
+	NVDIMM_FWA_RESULT_BUSY,
+};
+
+/* ordered: the attributes exist from NVDIMM_FWA_CAP_QUIESCE on */
+enum nvdimm_fwa_capability {
+	NVDIMM_FWA_CAP_INVALID,
+	NVDIMM_FWA_CAP_NONE,
+	NVDIMM_FWA_CAP_QUIESCE,	/* the platform quiesces the memory */
+	NVDIMM_FWA_CAP_LIVE,	/* activation needs no quiet period */
+};
+
+/**
+ * struct nvdimm_bus_fw_ops - a provider's bus-wide firmware activation
+ * @state: the bus's activation state
+ * @capability: what activation the platform offers (static)
+ * @activate: activate the staged firmware of every armed DIMM; 0 or a
+ *	negative errno.  Called in process context, possibly from within
+ *	hibernate_quiet_exec() (every task frozen, every device suspended)
+ */
+struct nvdimm_bus_fw_ops {
+	enum nvdimm_fwa_state (*state)(struct nvdimm_bus_descriptor *nd_desc);
+	enum nvdimm_fwa_capability (*capability)(struct nvdimm_bus_descriptor *nd_desc);
+	int (*activate)(struct nvdimm_bus_descriptor *nd_desc);
+};
+
+/**
+ * struct nvdimm_fw_ops - a provider's per-DIMM firmware activation
+ * @state: NVDIMM_FWA_IDLE, _ARMED or _BUSY, or _INVALID
+ * @result: the result of the last activation
+ * @arm: arm (@arm true) or disarm the DIMM; 0 or a negative errno
+ */
+struct nvdimm_fw_ops {
+	enum nvdimm_fwa_state (*state)(struct nvdimm *nvdimm);
+	enum nvdimm_fwa_result (*result)(struct nvdimm *nvdimm);
+	int (*arm)(struct nvdimm *nvdimm, bool arm);
+};
+
 /**
  * typedef ndctl_fn - provider hook executing one bus or DIMM command
  * @desc: the bus descriptor registered with nvdimm_bus_register()
@@ -58,6 +116,7 @@ typedef int (*ndctl_fn)(struct nvdimm_bus_descriptor *desc,
  * @provider_name: value of ndbusN/provider
  * @module: provider module, pinned while a control device is open
  * @ndctl: command hook, may be NULL when no command is supported
+ * @fw_ops: runtime firmware activation, NULL when the bus has none
  */
 struct nvdimm_bus_descriptor {
 	const struct attribute_group **attr_groups;
@@ -65,6 +124,7 @@ struct nvdimm_bus_descriptor {
 	const char *provider_name;
 	struct module *module;
 	ndctl_fn ndctl;
+	const struct nvdimm_bus_fw_ops *fw_ops;
 };
 
 /* nvdimm_create() flags */
@@ -89,6 +149,7 @@ enum {
  * @cmd_mask: DIMM commands (bit per ND_CMD_*) the provider implements
  * @num_flush: number of entries in @flush_wpq
  * @flush_wpq: write-pending-queue flush hint registers, already mapped
+ * @fw_ops: runtime firmware activation, NULL when the DIMM has none
  */
 struct nvdimm_desc {
 	void *provider_data;
@@ -97,6 +158,7 @@ struct nvdimm_desc {
 	unsigned long cmd_mask;
 	int num_flush;
 	void __iomem **flush_wpq;
+	const struct nvdimm_fw_ops *fw_ops;
 };
 
 /**

@@ -231,6 +231,7 @@ static const struct attribute_group nvdimm_bus_attribute_group = {
 
 static const struct attribute_group *nvdimm_bus_attribute_groups[] = {
 	&nvdimm_bus_attribute_group,
+	&nvdimm_bus_firmware_group,
 	NULL,
 };
 

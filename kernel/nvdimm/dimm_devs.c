@@ -131,6 +131,7 @@ static const struct attribute_group *nvdimm_attribute_groups[] = {
 	&nd_device_attribute_group,
 	&nd_numa_attribute_group,
 	&nvdimm_attribute_group,
+	&nvdimm_firmware_group,
 	NULL,
 };
 

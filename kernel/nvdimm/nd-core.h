@@ -27,6 +27,9 @@ extern struct bus_type nvdimm_bus_type;
 extern struct class *nd_class;
 extern const struct attribute_group nd_device_attribute_group;
 extern const struct attribute_group nd_numa_attribute_group;
+/* firmware.c: the firmware/ groups of ndbusN and nmemN */
+extern const struct attribute_group nvdimm_bus_firmware_group;
+extern const struct attribute_group nvdimm_firmware_group;
 
 /**
  * struct nvdimm_bus - one NFIT (or mock NFIT) instance

@@ -73,6 +73,8 @@
 #include "nfit_test.h"
 #include "nfit_test_ars.h"
 #include "nfit_test_smart.h"
+#include "nfit_test_fw.h"
+#include "intel-firmware.h"
 
 #define NT_DIMM_SIZE	SZ_32M		/* DPA space (media) of every DIMM */
 #define NT_LABEL_SIZE	SZ_128K		/* label storage: GET_CONFIG_SIZE */
@@ -213,6 +215,14 @@ MODULE_PARM_DESC(smart, "nfit_test.0's DIMMs answer the Intel SMART functions th
 static bool cmd_call;
 module_param(cmd_call, bool, 0444);
 MODULE_PARM_DESC(cmd_call, "nfit_test.0 and its DIMMs also offer ND_CMD_CALL (default off)");
+
+/* Firmware update and activation (nfit_test_fw.c), off unless asked for. */
+static bool fw_update;
+module_param(fw_update, bool, 0444);
+MODULE_PARM_DESC(fw_update, "nfit_test.0's DIMMs offer ND_CMD_CALL with the Intel firmware update and activation functions, its bus firmware activation (default off)");
+static bool fw_live;
+module_param(fw_live, bool, 0444);
+MODULE_PARM_DESC(fw_live, "with fw_update: the platform's activation capability is live (default: quiesce)");
 
 /* Initial faults of nfit_test.0's DIMMs, for what happens at load. */
 static unsigned long fail_cmds[NT_MAX_DIMMS];
@@ -537,6 +547,7 @@ struct nt_dimm {
  * @cmds: DIMM commands offered: the topology's, ND_CMD_CALL with cmd_call
  * @bus_calls: bus ND_CMD_CALLs received (cmd_call=1's generic answer)
  * @ars: the bus's ARS and error-injection firmware
+ * @fw: firmware update and activation (fw_update=1), else NULL
  * @next_phys: next free fake physical address
  * @dimm: its DIMMs
  * @pm: its persistent-memory ranges
@@ -551,6 +562,7 @@ struct nfit_test {
 	unsigned long cmds;
 	u64 bus_calls;
 	struct nt_ars ars;
+	struct nt_fw *fw;
 	resource_size_t next_phys;
 	struct nt_dimm dimm[NT_MAX_DIMMS];
 	struct nfit_test_res pm[NT_MAX_SETS];
@@ -814,6 +826,9 @@ static int nfit_test_ctl(struct nvdimm_bus_descriptor *nd_desc,
 			return nt_ars_ctl(&t->ars, cmd, buf, buf_len, cmd_rc);
 		if (!nt_pkg_ok(&t->pdev->dev, buf, buf_len))
 			return -EINVAL;
+		out = nt_fw_bus_call(t->fw, &t->pdev->dev, buf, buf_len);
+		if (out != -ENOTTY)
+			return out;
 		out = nt_ars_call(&t->ars, buf, buf_len);
 		if (out != -ENOTTY || !cmd_call || !t->topo->cmds)
 			return out;
@@ -829,10 +844,13 @@ static int nfit_test_ctl(struct nvdimm_bus_descriptor *nd_desc,
 			return -EINVAL;
 		out = test_bit(ND_INTEL_SMART, &t->acpi_desc.dimm_dsm_mask) ?
 			nt_smart_call(&d->smart, dev, buf) : -ENOTTY;
-		if (out != -ENOTTY || !cmd_call) {
-			d->calls[cmd] += out != -ENOTTY;
+		if (out != -ENOTTY) {
+			d->calls[cmd]++;
 			return out;
 		}
+		out = nt_fw_dimm_call(t->fw, d->idx, dev, buf, buf_len);
+		if (out != -ENOTTY || !cmd_call)
+			return out;
 		return nt_call(dev, d->call_len, &d->calls[cmd], buf, buf_len);
 	}
 	switch (cmd) {
@@ -2315,6 +2333,7 @@ static void nt_debugfs_dimm(struct nfit_test *t, struct nt_dimm *d)
 	debugfs_create_file("poison", 0600, dir, d, &nt_poison_fops);
 	debugfs_create_u64("poison_reads", 0444, dir, &d->poison_reads);
 	nt_smart_debugfs(&d->smart, dir);
+	nt_fw_debugfs(t->fw, d->idx, dir);
 	if (t->topo->cmds) {
 		debugfs_create_u32("config_size", 0600, dir, &d->config_size);
 		debugfs_create_u32("max_xfer", 0600, dir, &d->max_xfer);
@@ -2427,7 +2446,18 @@ static int nfit_test_probe(struct platform_device *pdev)
 	if (smart && t->topo->cmds) {
 		t->cmds |= BIT(ND_CMD_CALL) | BIT(ND_CMD_SMART) |
 			BIT(ND_CMD_SMART_THRESHOLD);
-		acpi_desc->dimm_dsm_mask = t->topo->cmds | ND_INTEL_SMART_FUNCS;
+		acpi_desc->dimm_dsm_mask |= t->topo->cmds | ND_INTEL_SMART_FUNCS;
+	}
+	if (fw_update && t->topo->cmds) {
+		t->fw = nt_fw_create(dev, t->topo->nr_dimms, fw_live);
+		if (!t->fw) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		t->cmds |= BIT(ND_CMD_CALL);
+		acpi_desc->dimm_dsm_mask |= NFIT_INTEL_FW_UPDATE_FUNCS |
+			NFIT_INTEL_FWA_FUNCS;
+		acpi_desc->bus_intel_dsm_mask = NFIT_INTEL_BUS_FWA_FUNCS;
 	}
 	acpi_desc->dimm_cmd_mask = t->cmds;
 	/* the root _DSM functions the mock firmware answers (6.1's mock) */

@@ -26,6 +26,7 @@
 
 static guid_t nfit_root_guid;
 static guid_t nfit_intel_guid;
+static guid_t nfit_intel_bus_guid;
 
 /* Sink of table.c's messages, which carry their own "NFIT: " prefix. */
 void nfit_log(void *ctx, bool error, const char *fmt, ...)
@@ -76,13 +77,16 @@ static struct attribute *acpi_nfit_bus_attributes[] = {
 	&dev_attr_bus_dsm_mask.attr,
 	&dev_attr_scrub.attr,
 	&dev_attr_hw_error_scrub.attr,
+	&dev_attr_firmware_activate_noidle.attr,
 	NULL,
 };
 
 static umode_t acpi_nfit_bus_visible(struct kobject *kobj, struct attribute *a,
 				     int n)
 {
-	return nfit_ars_hidden(kobj_to_dev(kobj), a) ? 0 : a->mode;
+	struct device *dev = kobj_to_dev(kobj);
+
+	return nfit_ars_hidden(dev, a) || nfit_fw_hidden(dev, a) ? 0 : a->mode;
 }
 
 static const struct attribute_group acpi_nfit_bus_group = {
@@ -461,11 +465,14 @@ static int acpi_nfit_bus_ctl(struct acpi_nfit_desc *acpi_desc,
 			     unsigned int buf_len, int *cmd_rc)
 {
 	struct device *dev = acpi_desc->dev;
+	const guid_t *guid = &nfit_root_guid;
 	struct nd_cmd_pkg *pkg = buf;
 	int rc;
 
+	/* the kernel's own Intel bus-family calls need no cmd_call offer */
 	if (!acpi_desc->adev || cmd >= BITS_PER_LONG ||
-	    !test_bit(cmd, &acpi_desc->nd_desc.cmd_mask)) {
+	    (!test_bit(cmd, &acpi_desc->nd_desc.cmd_mask) &&
+	     !(cmd == ND_CMD_CALL && acpi_desc->bus_intel_dsm_mask))) {
 		dev_dbg(dev, "bus command %u: not offered by this bus\n", cmd);
 		return -ENOTTY;
 	}
@@ -473,15 +480,20 @@ static int acpi_nfit_bus_ctl(struct acpi_nfit_desc *acpi_desc,
 		if (buf_len < sizeof(*pkg) ||
 		    (u64)pkg->nd_size_in + pkg->nd_size_out > buf_len - sizeof(*pkg))
 			return -EINVAL;
-		if (pkg->nd_family != NVDIMM_BUS_FAMILY_NFIT ||
-		    pkg->nd_command >= BITS_PER_LONG ||
-		    !test_bit(pkg->nd_command, &acpi_desc->bus_dsm_mask)) {
+		/* the Intel bus family: firmware activation (intel-firmware.c) */
+		if (pkg->nd_family == NVDIMM_BUS_FAMILY_INTEL &&
+		    pkg->nd_command < BITS_PER_LONG &&
+		    test_bit(pkg->nd_command, &acpi_desc->bus_intel_dsm_mask))
+			guid = &nfit_intel_bus_guid;
+		else if (pkg->nd_family != NVDIMM_BUS_FAMILY_NFIT ||
+			 pkg->nd_command >= BITS_PER_LONG ||
+			 !test_bit(pkg->nd_command, &acpi_desc->bus_dsm_mask)) {
 			dev_dbg(dev, "bus call %llu.%llu not offered\n",
 				pkg->nd_family, pkg->nd_command);
 			return -ENOTTY;
 		}
 	}
-	rc = nfit_dsm_run(dev, acpi_desc->adev->handle, &nfit_root_guid, cmd,
+	rc = nfit_dsm_run(dev, acpi_desc->adev->handle, guid, cmd,
 			  buf, buf_len, nfit_bus_cmd_in_len(cmd));
 	if (rc >= 0 && cmd != ND_CMD_CALL)
 		*cmd_rc = nfit_bus_cmd_rc(cmd, buf, buf_len - rc);
@@ -552,8 +564,8 @@ static void nfit_mem_probe_dsm(struct acpi_nfit_desc *acpi_desc,
 	if (acpi_desc->dimm_cmd_mask) {
 		/* a mock bus speaks the Intel set through its own ndctl hook */
 		nfit_mem->family = NFIT_FAMILY_INTEL;
-		nfit_mem->dsm_mask = acpi_desc->dimm_dsm_mask ?:
-			acpi_desc->dimm_cmd_mask;
+		nfit_mem->dsm_mask = acpi_desc->dimm_cmd_mask |
+			acpi_desc->dimm_dsm_mask;
 		return;
 	}
 	if (!root)
@@ -585,6 +597,11 @@ static void nfit_probe_bus_dsm(struct acpi_nfit_desc *acpi_desc)
 		if (acpi_check_dsm(root->handle, &nfit_root_guid,
 				   NFIT_DSM_REVISION, 1ULL << func))
 			set_bit(func, &acpi_desc->bus_dsm_mask);
+	/* the Intel bus family defines functions 1 and 2 only */
+	for (func = 1; func <= 2; func++)
+		if (acpi_check_dsm(root->handle, &nfit_intel_bus_guid,
+				   NFIT_DSM_REVISION, 1ULL << func))
+			set_bit(func, &acpi_desc->bus_intel_dsm_mask);
 }
 
 /*
@@ -660,6 +677,7 @@ static int nfit_register_dimms(struct acpi_nfit_desc *acpi_desc)
 			.groups = acpi_nfit_dimm_groups,
 		};
 
+		nfit_mem->acpi_desc = acpi_desc;
 		nfit_mem_probe_dsm(acpi_desc, nfit_mem);
 		if (nfit_mem->family == NFIT_FAMILY_INTEL)
 			desc.cmd_mask = nfit_mem->dsm_mask &
@@ -687,6 +705,7 @@ static int nfit_register_dimms(struct acpi_nfit_desc *acpi_desc)
 			set_bit(NDD_ALIASING, &desc.flags);
 		if (nfit_mem->mem_flags & ACPI_NFIT_MEM_NOT_ARMED)
 			set_bit(NDD_UNARMED, &desc.flags);
+		desc.fw_ops = nfit_fw_dimm_ops(acpi_desc, nfit_mem);
 		rc = nfit_mem_map_flush(acpi_desc, nfit_mem, &desc);
 		if (rc)
 			return rc;
@@ -1145,6 +1164,7 @@ int acpi_nfit_init(struct acpi_nfit_desc *acpi_desc, const void *nfit,
 
 	nfit_probe_bus_dsm(acpi_desc);
 	nfit_ars_setup_cmds(acpi_desc);
+	nfit_fw_bus_setup(acpi_desc);
 	if (!nd_desc->provider_name)
 		nd_desc->provider_name = "ACPI.NFIT";
 	nd_desc->module = THIS_MODULE;
@@ -1242,6 +1262,7 @@ static int __init nfit_init(void)
 
 	guid_parse(NFIT_DSM_ROOT_GUID, &nfit_root_guid);
 	guid_parse(NFIT_DSM_INTEL_GUID, &nfit_intel_guid);
+	guid_parse(NFIT_DSM_INTEL_BUS_GUID, &nfit_intel_bus_guid);
 	nfit_mce_register();
 	rc = acpi_bus_register_driver(&acpi_nfit_driver);
 	if (rc)

@@ -18,6 +18,8 @@
 /* _DSM function sets (UUIDs from the ACPI/Intel DSM specifications) */
 #define NFIT_DSM_ROOT_GUID "2f10e7a4-9e91-11e4-89d3-123b93f75cba"
 #define NFIT_DSM_INTEL_GUID "4309ac30-0d11-11e4-9191-0800200c9a66"
+/* root _DSM of the Intel bus family (firmware activation) */
+#define NFIT_DSM_INTEL_BUS_GUID "c7d8acd4-2df8-4b82-9f65-a325335af149"
 #define NFIT_DSM_REVISION 1
 
 /* root _DSM functions beyond ARS (6.1's NFIT_CMD_*), ND_CMD_CALL bus family NFIT */
@@ -106,6 +108,7 @@ struct nfit_ars {
  * @dsm_mask: _DSM functions the firmware reports
  * @nvdimm: the libnvdimm DIMM
  * @health_events: health notifications received (intel-smart.c)
+ * @acpi_desc: its bus
  */
 struct nfit_mem {
 	struct list_head list;
@@ -121,6 +124,7 @@ struct nfit_mem {
 	unsigned long dsm_mask;
 	struct nvdimm *nvdimm;
 	atomic_t health_events;
+	struct acpi_nfit_desc *acpi_desc;
 };
 
 /**
@@ -134,8 +138,9 @@ struct nfit_mem {
  * @bus_dsm_mask: root _DSM functions the firmware reports
  * @dimm_cmd_mask: when non-zero, the DIMM commands every DIMM of a bus
  *	without ACPI _DSM supports (a mock bus that answers them itself)
- * @dimm_dsm_mask: when non-zero, the Intel functions those DIMMs answer
- *	(their nfit/dsm_mask; else @dimm_cmd_mask)
+ * @dimm_dsm_mask: a mock bus: the Intel DIMM functions its DIMMs answer
+ *	through ND_CMD_CALL (health, firmware update and activation), added
+ *	to @dimm_cmd_mask for their nfit/dsm_mask
  * @pmem_align: when non-zero, the namespace size granularity per DIMM of
  *	every PMEM region: a region's initial align is this times its
  *	interleave ways (a mock bus of the v4.2 era: PAGE_SIZE).  0, as on
@@ -144,6 +149,10 @@ struct nfit_mem {
  *	block-data-window ranges claimed for BLK regions, one per SPA range
  * @list: entry in core.c's list of registered buses (nfit_get_smbios_id())
  * @ars: Address Range Scrub (ars.c)
+ * @bus_intel_dsm_mask: root functions of the Intel bus family (firmware
+ *	activation) the firmware reports, or a mock bus answers
+ * @fwa_cap: the activation capability once read (intel-firmware.c)
+ * @fwa_noidle: nfit/firmware_activate_noidle
  */
 struct acpi_nfit_desc {
 	struct nvdimm_bus_descriptor nd_desc;
@@ -159,6 +168,9 @@ struct acpi_nfit_desc {
 	struct list_head blk_claims;
 	struct list_head list;
 	struct nfit_ars ars;
+	unsigned long bus_intel_dsm_mask;
+	enum nvdimm_fwa_capability fwa_cap;
+	bool fwa_noidle;
 };
 
 static inline struct acpi_nfit_desc *to_acpi_nfit_desc(struct nvdimm_bus_descriptor *nd_desc)
@@ -191,6 +203,12 @@ int acpi_nfit_dimm_notify(struct acpi_nfit_desc *acpi_desc, u32 handle,
 			  u32 event);
 int nfit_mem_health_init(struct acpi_nfit_desc *acpi_desc,
 			 struct nfit_mem *nfit_mem);
+/* intel-firmware.c */
+extern struct device_attribute dev_attr_firmware_activate_noidle;
+bool nfit_fw_hidden(struct device *dev, struct attribute *a);
+void nfit_fw_bus_setup(struct acpi_nfit_desc *acpi_desc);
+const struct nvdimm_fw_ops *nfit_fw_dimm_ops(struct acpi_nfit_desc *acpi_desc,
+					     struct nfit_mem *nfit_mem);
 
 /* ND_CMD_DIMM_FLAGS: what a BLK DIMM needs around block-window accesses */
 #define NFIT_BLK_READ_FLUSH	BIT(0)	/* invalidate the aperture before reads */
