@@ -105,6 +105,7 @@ struct nfit_ars {
  * @family: NFIT_FAMILY_INTEL when its _DSM speaks the Intel set
  * @dsm_mask: _DSM functions the firmware reports
  * @nvdimm: the libnvdimm DIMM
+ * @id: its unique id, as nmemN/nfit/id shows it (its key's name)
  */
 struct nfit_mem {
 	struct list_head list;
@@ -119,6 +120,7 @@ struct nfit_mem {
 	int family;
 	unsigned long dsm_mask;
 	struct nvdimm *nvdimm;
+	char id[NVDIMM_KEY_DESC_LEN];
 };
 
 /**
