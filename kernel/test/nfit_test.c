@@ -72,6 +72,8 @@
 #include "nfit.h"
 #include "nfit_test.h"
 #include "nfit_test_ars.h"
+#include "nfit_test_security.h"
+#include "intel-security.h"
 
 #define NT_DIMM_SIZE	SZ_32M		/* DPA space (media) of every DIMM */
 #define NT_LABEL_SIZE	SZ_128K		/* label storage: GET_CONFIG_SIZE */
@@ -473,6 +475,8 @@ struct nfit_test;
  * @poison: its poisoned media lines, NT_POISON_BITS bits (nt_poison_lock)
  * @poison_reads: reads through a PM range stopped by @poison, and
  *	block-window read commands failed by it
+ * @secure: the DIMM has security firmware (nfit_test.0)
+ * @sec: its security firmware (nfit_test_security.c)
  */
 struct nt_dimm {
 	struct nfit_test *t;
@@ -519,6 +523,8 @@ struct nt_dimm {
 	u64 blk_invalidates;
 	unsigned long *poison;
 	u64 poison_reads;
+	bool secure;
+	struct nt_sec sec;
 };
 
 /**
@@ -796,6 +802,13 @@ static int nfit_test_ctl(struct nvdimm_bus_descriptor *nd_desc,
 	}
 	dev = nvdimm_dev(nvdimm);
 	d = nt_dimm_of(t, nvdimm);
+	/* the security functions (nfit_test_security.c) */
+	if (d && cmd == ND_CMD_CALL) {
+		out = nt_sec_call(d->secure ? &d->sec : NULL, dev, buf,
+				  buf_len);
+		if (out != -ENOTTY)
+			return out;
+	}
 	if (!d || cmd >= BITS_PER_LONG || !test_bit(cmd, &t->cmds))
 		return -ENOTTY;
 	if (cmd == ND_CMD_CALL)
@@ -2340,6 +2353,33 @@ static void nt_debugfs_exit(void *data)
 
 /* the platform driver */
 
+static void nt_sec_teardown(void *data)
+{
+	struct nfit_test *t = data;
+	int i;
+
+	for (i = 0; i < t->topo->nr_dimms; i++)
+		if (t->dimm[i].secure)
+			nt_sec_dimm_exit(&t->dimm[i].sec);
+}
+
+/* the security firmware of every DIMM, torn down before the media */
+static int nt_sec_setup(struct nfit_test *t)
+{
+	int i, rc = 0;
+
+	for (i = 0; i < t->topo->nr_dimms && !rc; i++) {
+		struct nt_dimm *d = &t->dimm[i];
+
+		rc = nt_sec_dimm_init(&d->sec, &t->pdev->dev, i, d->handle,
+				      d->media, NT_DIMM_SIZE);
+		d->secure = !rc;
+	}
+	if (rc)
+		dev_err(&t->pdev->dev, "security firmware: %d\n", rc);
+	return devm_add_action_or_reset(&t->pdev->dev, nt_sec_teardown, t) ?: rc;
+}
+
 static int nfit_test_probe(struct platform_device *pdev)
 {
 	struct device *dev = &pdev->dev;
@@ -2379,6 +2419,13 @@ static int nfit_test_probe(struct platform_device *pdev)
 		acpi_desc->nd_desc.cmd_mask = BIT(ND_CMD_CALL);
 	}
 	acpi_desc->dimm_cmd_mask = t->cmds;
+	/* nfit_test.0's DIMMs: passphrase security */
+	if (t->topo->cmds) {
+		rc = nt_sec_setup(t);
+		if (rc)
+			goto out;
+		acpi_desc->dimm_cmd_mask |= NFIT_INTEL_SECURITY_FUNCS;
+	}
 	/* the root _DSM functions the mock firmware answers (6.1's mock) */
 	acpi_desc->bus_dsm_mask = BIT(ND_CMD_ARS_CAP) | BIT(ND_CMD_ARS_START) |
 		BIT(ND_CMD_ARS_STATUS) | BIT(ND_CMD_CLEAR_ERROR) |
@@ -2430,6 +2477,9 @@ static int __init nfit_test_init(void)
 	int i, rc;
 
 	nt_debugfs = debugfs_create_dir("nfit_test", NULL);
+	rc = nt_sec_class_init();
+	if (rc)
+		goto err_class;
 	rc = platform_driver_register(&nfit_test_driver);
 	if (rc)
 		goto err_driver;
@@ -2454,6 +2504,8 @@ err_devices:
 	nt_unregister_devices();
 	platform_driver_unregister(&nfit_test_driver);
 err_driver:
+	nt_sec_class_exit();
+err_class:
 	debugfs_remove_recursive(nt_debugfs);
 	nt_contents_free_all();
 	return rc;
@@ -2463,6 +2515,7 @@ static void __exit nfit_test_exit(void)
 {
 	nt_unregister_devices();
 	platform_driver_unregister(&nfit_test_driver);
+	nt_sec_class_exit();
 	debugfs_remove_recursive(nt_debugfs);
 	nt_contents_free_all();
 }
