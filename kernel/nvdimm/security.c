@@ -21,7 +21,8 @@
  *   overwrite <keyid>                     (keyid 0: no passphrase)
  *   master_update <old keyid> <new keyid>
  *   master_erase <keyid>
- * Anything else is -EINVAL.  A frozen DIMM refuses all but "freeze" with
+ * An unknown command or one with too few arguments is -EINVAL; words
+ * past a command's arguments are ignored (6.1's parser).  A frozen DIMM refuses all but "freeze" with
  * -EIO, an overwrite in progress everything with -EBUSY; erase needs the
  * DIMM idle (no enabled region: -EBUSY), overwrite unbound (-EINVAL).
  */
@@ -387,22 +388,20 @@ static const struct {
 #define SEC_WORD_MAX 32
 
 /*
- * Split @buf into at most 4 words (a fourth one is an error) of at most
- * SEC_WORD_MAX characters.  Returns the number of words or -EINVAL.
+ * The first 3 words of @buf (what follows is ignored, as 6.1 does), each
+ * of at most SEC_WORD_MAX characters.  Returns how many, or -EINVAL.
  */
 static int nvdimm_sec_words(const char *buf, size_t len,
-			    char w[4][SEC_WORD_MAX + 1])
+			    char w[3][SEC_WORD_MAX + 1])
 {
 	int n = 0;
 	size_t i = 0, k;
 
-	while (i < len) {
+	while (i < len && n < 3) {
 		while (i < len && isspace(buf[i]))
 			i++;
 		if (i >= len || !buf[i])
 			break;
-		if (n == 4)
-			return -EINVAL;
 		for (k = 0; i < len && buf[i] && !isspace(buf[i]); i++, k++) {
 			if (k == SEC_WORD_MAX)
 				return -EINVAL;
@@ -417,7 +416,7 @@ static ssize_t nvdimm_sec_store(struct nvdimm *nvdimm, const char *buf,
 				size_t len)
 {
 	struct device *dev = &nvdimm->dev;
-	char w[4][SEC_WORD_MAX + 1];
+	char w[3][SEC_WORD_MAX + 1];
 	unsigned int key = 0, newkey = 0;
 	int n, i, rc;
 
@@ -429,11 +428,12 @@ static ssize_t nvdimm_sec_store(struct nvdimm *nvdimm, const char *buf,
 	for (i = 0; i < ARRAY_SIZE(nvdimm_sec_cmds); i++)
 		if (!strcmp(w[0], nvdimm_sec_cmds[i].name))
 			break;
-	if (i == ARRAY_SIZE(nvdimm_sec_cmds) || n != nvdimm_sec_cmds[i].words) {
+	if (i == ARRAY_SIZE(nvdimm_sec_cmds) || n < nvdimm_sec_cmds[i].words) {
 		dev_dbg(dev, "security: \"%s\" with %d arguments not understood\n",
 			w[0], n - 1);
 		return -EINVAL;
 	}
+	n = nvdimm_sec_cmds[i].words;
 	rc = n > 1 ? kstrtouint(w[1], 0, &key) : 0;
 	if (!rc && n > 2)
 		rc = kstrtouint(w[2], 0, &newkey);
