@@ -363,6 +363,8 @@ int nt_sec_dimm_init(struct nt_sec *sec, struct device *parent, int idx,
 	sec->media = media;
 	sec->media_len = media_len;
 	sec->overwrite_ms = 300;
+	/* as 6.1's mock: a master passphrase is set, all zeros */
+	sec->ext_state = NFIT_INTEL_SEC_ESTATE_ENABLED;
 	if (!nt_sec_class)
 		return -ENODEV;
 	dev = device_create_with_groups(nt_sec_class, parent, 0, sec,
