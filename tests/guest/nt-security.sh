@@ -16,9 +16,11 @@
 . "$(dirname "$0")/nfit_test.inc"
 
 NDCTL=/usr/bin/ndctl
+OURS=/opt/ours/bin/ndctl
 OUTF=/tmp/nt-security.txt
 : > $OUTF
-rec() { echo "$1 = $2" >> $OUTF; }
+# records: Debian's ndctl's run only (the oracle compares those)
+rec() { [ "$NDCTL" != /usr/bin/ndctl ] || echo "$1 = $2" >> $OUTF; }
 flush_out() { [ -d "$NVT_OUT" ] && cp $OUTF "$NVT_OUT/nt-security.txt"; }
 MASTER=nvdimm-master
 
@@ -83,6 +85,16 @@ step() {
 	diag "$name: rc $rc, $(state) frozen $(frozen): $(tr '\n' ' ' < /tmp/sec.out | cut -c1-160)"
 	return $rc
 }
+# ours_eq DESC GOT WANT REASON: expect_eq, but on upstream's mock (the
+# oracle boot) a skip: there 6.1 or its mock differs, for REASON (named in
+# compare-security-oracle.py too)
+ours_eq() {
+	if [ "$NVT_SET" = upstream ]; then
+		skip "$1" "$4"
+	else
+		expect_eq "$1" "$2" "$3"
+	fi
+}
 keyid() { keyctl search @u encrypted "nvdimm:$ID" 2> /dev/null; }
 media_sum() { [ -n "$MEDIA" ] && md5sum < $MEDIA | cut -d' ' -f1; }
 # key_from_blob: "nvdimm:<id>" again from the blob setup-passphrase wrote
@@ -94,12 +106,13 @@ key_from_blob() {
 regions_off() { $NDCTL disable-region -b "$BUSNAME" all > /dev/null 2>&1; }
 regions_on() { $NDCTL enable-region -b "$BUSNAME" all > /dev/null 2>&1; }
 
+suite() {
 # the kek of the DIMM keys (76.1: -k user:NAME), 32 random bytes
 keyctl purge -s encrypted "nvdimm:$ID" > /dev/null 2>&1
 keyctl purge -s user $MASTER > /dev/null 2>&1
 rm -f /etc/ndctl/keys/nvdimm_"$ID"_*.blob
 head -c 32 /dev/urandom | keyctl padd user $MASTER @u > /dev/null ||
-	{ nok "cannot add the master key"; exit 0; }
+	{ nok "cannot add the master key"; return; }
 mkdir -p /etc/ndctl/keys
 
 rec start.state "$(state)"
@@ -135,8 +148,8 @@ bad() {
 }
 bad unknown-cmd EINVAL bogus $K2
 bad missing-arg EINVAL update $K2
-bad extra-arg EINVAL disable $K2 $K2
-bad freeze-arg EINVAL freeze 1
+# words past a command's arguments are ignored (6.1's parser)
+bad extra-arg-ignored 0 update $K2 $K2 junk
 bad not-a-number EINVAL disable key
 bad empty EINVAL ""
 bad user-key-type ENOKEY disable $USERK
@@ -145,7 +158,8 @@ bad no-such-key ENOKEY disable 123456789
 bad wrong-passphrase EINVAL disable $WRONGK
 bad wrong-old-passphrase EINVAL update $WRONGK $K2
 bad zero-old-passphrase EINVAL update 0 $K2
-bad master-erase-unset EOPNOTSUPP master_erase $K2
+# the mocks start with a master passphrase of zeros (6.1's mock)
+bad master-erase-wrong EINVAL master_erase $K2
 
 # --- unlock at bind ----------------------------------------------------------
 # lock_dimm: the DIMM restarts, locked (6.1's mock knob, ndctl's tests)
@@ -179,7 +193,8 @@ for r in $B/region*; do
 	done
 done
 rec unlock-wrong-key.regions-enabled $en
-expect_eq "no region on the locked DIMM enabled" $en 0
+ours_eq "no region on the locked DIMM enabled" $en 0 \
+	"6.1 enables the regions of a locked DIMM (issue 29 does not)"
 if [ -n "$MEDIA" ]; then
 	expect_eq "nothing written to the locked DIMM's media" "$(media_sum)" "$M0"
 	expect_eq "no label written to the locked DIMM" \
@@ -206,22 +221,6 @@ expect_eq "crypto erase: security disabled" "$(state)" disabled
 [ -n "$MEDIA" ] && check "crypto erase: the media reads back changed" \
 	test "$(media_sum)" != "$M0"
 
-# --- overwrite + wait-overwrite -----------------------------------------------
-step ow-setup $NDCTL setup-passphrase $DEV -k user:$MASTER
-step ow-disable-dimm $NDCTL disable-dimm $DEV
-step overwrite $NDCTL sanitize-dimm --overwrite $DEV
-rec overwrite.state-after "$( [ "$(state)" = overwrite ] && echo overwrite || echo done)"
-step wait-overwrite $NDCTL wait-overwrite $DEV
-expect_eq "overwrite: done, security disabled" "$(state)" disabled
-if [ -n "$MEDIA" ]; then
-	Z=$(head -c $NT_DIMM_SIZE /dev/zero | md5sum | cut -d' ' -f1)
-	expect_eq "overwrite: the media zeroed" "$(media_sum)" "$Z"
-fi
-step ow-enable-dimm $NDCTL enable-dimm $DEV
-# 76.1 keeps the key of an overwritten DIMM: drop it
-keyctl purge -s encrypted "nvdimm:$ID" > /dev/null 2>&1
-rm -f /etc/ndctl/keys/nvdimm_"$ID"_*.blob
-
 # --- freeze: everything refused until a reboot --------------------------------
 step fz-setup $NDCTL setup-passphrase $DEV -k user:$MASTER
 K3=$(keyid)
@@ -246,10 +245,31 @@ cp /tmp/sec-k3.blob /etc/ndctl/keys/nvdimm_"$ID"_$(hostname).blob
 key_from_blob
 $NDCTL disable-dimm $DEV > /dev/null 2>&1
 echo 1 > $TD/lock_dimm
+# read after the reset, as after the first lock_dimm: 6.1 unlocks at bind
+# from the state it last read (here it would still be the frozen one)
+rec fz-lock.state "$(state) $(frozen)"
 step fz-reboot $NDCTL enable-dimm $DEV
 expect_eq "after the reboot: unlocked, not frozen" "$(state) $(frozen)" "unlocked 0"
 step fz-remove $NDCTL remove-passphrase $DEV
 expect_eq "passphrase removed: disabled" "$(state)" disabled
+
+# --- overwrite + wait-overwrite (last: upstream's mock answers no security
+# call after it) ---
+step ow-setup $NDCTL setup-passphrase $DEV -k user:$MASTER
+step ow-disable-dimm $NDCTL disable-dimm $DEV
+step overwrite $NDCTL sanitize-dimm --overwrite $DEV
+rec overwrite.state-after "$( [ "$(state)" = overwrite ] && echo overwrite || echo done)"
+step wait-overwrite $NDCTL wait-overwrite $DEV
+ours_eq "overwrite: done, security disabled" "$(state)" disabled \
+	"upstream's mock answers no security call after an overwrite"
+if [ -n "$MEDIA" ]; then
+	Z=$(head -c $NT_DIMM_SIZE /dev/zero | md5sum | cut -d' ' -f1)
+	expect_eq "overwrite: the media zeroed" "$(media_sum)" "$Z"
+fi
+step ow-enable-dimm $NDCTL enable-dimm $DEV
+# 76.1 keeps the key of an overwritten DIMM: drop it
+keyctl purge -s encrypted "nvdimm:$ID" > /dev/null 2>&1
+rm -f /etc/ndctl/keys/nvdimm_"$ID"_*.blob
 
 # --- the DIMM as found --------------------------------------------------------
 keyctl purge -s encrypted "nvdimm:$ID" > /dev/null 2>&1
@@ -260,4 +280,13 @@ rm -f /etc/ndctl/keys/nvdimm_"$ID"_*.blob
 $NDCTL enable-dimm $DEV > /dev/null 2>&1
 check "regions enabled again" regions_on
 rec end.state "$(state)"
+}
+
+suite
 flush_out
+# the same with our ndctl (userspace/ndctl/security.c)
+if [ -x $OURS ] && [ "$NVT_SET" != upstream ]; then
+	NDCTL=$OURS
+	NVT_TEST="$NVT_TEST[ours]"
+	suite
+fi
