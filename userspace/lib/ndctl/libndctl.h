@@ -534,6 +534,22 @@ struct ndctl_bb *ndctl_namespace_injection_get_next_bb(
 	     bb != NULL; \
 	     bb = ndctl_namespace_injection_get_next_bb(ndns, bb))
 
+/*
+ * Passphrase security (lib/security.c): commands to nmemN/security naming
+ * keys by serial (0: none); 0 or -errno (the kernel's).
+ */
+const char *ndctl_dimm_refresh_security(struct ndctl_dimm *dimm);
+int ndctl_dimm_security_is_frozen(struct ndctl_dimm *dimm);
+int ndctl_dimm_update_passphrase(struct ndctl_dimm *dimm, long ckey, long nkey);
+int ndctl_dimm_update_master_passphrase(struct ndctl_dimm *dimm, long ckey,
+		long nkey);
+int ndctl_dimm_disable_passphrase(struct ndctl_dimm *dimm, long key);
+int ndctl_dimm_freeze_security(struct ndctl_dimm *dimm);
+int ndctl_dimm_secure_erase(struct ndctl_dimm *dimm, long key);
+int ndctl_dimm_master_secure_erase(struct ndctl_dimm *dimm, long key);
+int ndctl_dimm_overwrite(struct ndctl_dimm *dimm, long key);
+int ndctl_dimm_wait_overwrite(struct ndctl_dimm *dimm);
+
 #ifdef __cplusplus
 }
 #endif
