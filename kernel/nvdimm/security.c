@@ -22,9 +22,10 @@
  *   master_update <old keyid> <new keyid>
  *   master_erase <keyid>
  * An unknown command or one with too few arguments is -EINVAL; words
- * past a command's arguments are ignored (6.1's parser).  A frozen DIMM refuses all but "freeze" with
- * -EIO, an overwrite in progress everything with -EBUSY; erase needs the
- * DIMM idle (no enabled region: -EBUSY), overwrite unbound (-EINVAL).
+ * past a command's arguments are ignored (6.1's parser).  A frozen DIMM
+ * refuses all but "freeze" with -EIO, an overwrite in progress everything
+ * with -EBUSY; erase needs the DIMM idle (no enabled region: -EBUSY),
+ * overwrite unbound (-EINVAL).
  */
 #include <linux/module.h>
 #include <linux/device.h>

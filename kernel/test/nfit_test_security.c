@@ -91,8 +91,13 @@ static void nt_sec_overwrite_done(struct nt_sec *sec)
  * which passphrase must match its first input: always, only while that
  * passphrase is set, or none.
  */
-enum { NT_PASS_NONE, NT_PASS_USER, NT_PASS_USER_IF_SET, NT_PASS_MASTER,
-       NT_PASS_MASTER_IF_SET };
+enum {
+	NT_PASS_NONE,
+	NT_PASS_USER,
+	NT_PASS_USER_IF_SET,
+	NT_PASS_MASTER,
+	NT_PASS_MASTER_IF_SET,
+};
 
 static const struct {
 	u8 refuse;
