@@ -15,6 +15,7 @@ PKGS=(
 	ndctl                                     # 76.1: binary + libs copied into the guest
 	daxctl e2fsprogs xfsprogs                 # DAX tests: daxctl, mkfs.ext4, mkfs.xfs (guest)
 	fio                                       # make bench (guest)
+	keyutils                                  # keyctl: security tests (guest)
 	sparse                                    # make C=1
 	python3 jq                                # harness, JSON comparison
 	linux-source-6.1                          # checkpatch.pl, reference

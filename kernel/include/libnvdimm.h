@@ -141,6 +141,69 @@ enum {
 	NDD_FLUSH_UNMAPPED = 2,
 };
 
+/* Passphrase security (kernel/nvdimm/security.c), the shape of 6.1's API */
+#define NVDIMM_PASSPHRASE_LEN 32
+/* the DIMM's key in the kernel keyring: "nvdimm:<dimm id>" */
+#define NVDIMM_KEY_DESC_LEN 22
+
+/**
+ * struct nvdimm_key_data - a passphrase as the DIMM takes it
+ * @data: its bytes (an encrypted key's decrypted payload)
+ */
+struct nvdimm_key_data {
+	u8 data[NVDIMM_PASSPHRASE_LEN];
+};
+
+/* security state bits, what get_flags() reports (6.1's numbering) */
+enum nvdimm_security_bits {
+	NVDIMM_SECURITY_DISABLED,
+	NVDIMM_SECURITY_UNLOCKED,
+	NVDIMM_SECURITY_LOCKED,
+	NVDIMM_SECURITY_FROZEN,
+	NVDIMM_SECURITY_OVERWRITE,
+};
+
+/* which passphrase an operation uses */
+enum nvdimm_passphrase_type {
+	NVDIMM_USER,
+	NVDIMM_MASTER,
+};
+
+struct nvdimm;
+
+/**
+ * struct nvdimm_security_ops - a provider's passphrase-security operations
+ * @get_flags: the NVDIMM_SECURITY_* bits of the user (@ptype NVDIMM_USER)
+ *	or master passphrase; 0 when the DIMM has no security
+ * @freeze: refuse every further security change until the next reset
+ * @change_key: set or replace the passphrase of @ptype (@old all zeros
+ *	when none was set)
+ * @unlock: unlock a locked DIMM
+ * @disable: remove the user passphrase
+ * @erase: cryptographic erase with the passphrase of @ptype
+ * @overwrite: start overwriting the whole media
+ * @query_overwrite: 0 once the overwrite finished, -EBUSY while it runs
+ *
+ * Each returns 0 or a negative errno (6.1's: -EINVAL for a wrong
+ * passphrase, -EIO/-ENXIO for a wrong state, -EOPNOTSUPP when absent).
+ */
+struct nvdimm_security_ops {
+	unsigned long (*get_flags)(struct nvdimm *nvdimm,
+				   enum nvdimm_passphrase_type ptype);
+	int (*freeze)(struct nvdimm *nvdimm);
+	int (*change_key)(struct nvdimm *nvdimm,
+			  const struct nvdimm_key_data *old,
+			  const struct nvdimm_key_data *new,
+			  enum nvdimm_passphrase_type ptype);
+	int (*unlock)(struct nvdimm *nvdimm, const struct nvdimm_key_data *key);
+	int (*disable)(struct nvdimm *nvdimm, const struct nvdimm_key_data *key);
+	int (*erase)(struct nvdimm *nvdimm, const struct nvdimm_key_data *key,
+		     enum nvdimm_passphrase_type ptype);
+	int (*overwrite)(struct nvdimm *nvdimm,
+			 const struct nvdimm_key_data *key);
+	int (*query_overwrite)(struct nvdimm *nvdimm);
+};
+
 /**
  * struct nvdimm_desc - description of one DIMM for nvdimm_create()
  * @provider_data: opaque pointer returned by nvdimm_provider_data()
@@ -150,6 +213,8 @@ enum {
  * @num_flush: number of entries in @flush_wpq
  * @flush_wpq: write-pending-queue flush hint registers, already mapped
  * @fw_ops: runtime firmware activation, NULL when the DIMM has none
+ * @sec_ops: passphrase security, NULL when the DIMM has none
+ * @dimm_id: the DIMM's unique id (its key is "nvdimm:<dimm_id>"), or NULL
  */
 struct nvdimm_desc {
 	void *provider_data;
@@ -159,6 +224,8 @@ struct nvdimm_desc {
 	int num_flush;
 	void __iomem **flush_wpq;
 	const struct nvdimm_fw_ops *fw_ops;
+	const struct nvdimm_security_ops *sec_ops;
+	const char *dimm_id;
 };
 
 /**

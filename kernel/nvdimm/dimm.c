@@ -50,6 +50,17 @@ static int nvdimm_probe(struct device *dev)
 	struct nvdimm *nvdimm = to_nvdimm(dev);
 	struct mutex *lock = &walk_to_nvdimm_bus(dev)->reconfig_lock;
 	struct nvdimm_drvdata *ndd, *held;
+	int rc;
+
+	/* an overwrite in progress: the media is unusable until it ends */
+	if (nvdimm_security_overwriting(nvdimm)) {
+		dev_dbg(dev, "overwrite in progress: not binding\n");
+		return -EBUSY;
+	}
+	/* a locked DIMM: its key from the keyring, before the labels */
+	rc = nvdimm_security_unlock(nvdimm);
+	if (rc)
+		dev_dbg(dev, "failed to unlock dimm: %d\n", rc);
 
 	ndd = nvdimm_labels_load(nvdimm);
 	if (!ndd)

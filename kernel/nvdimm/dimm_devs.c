@@ -132,6 +132,7 @@ static const struct attribute_group *nvdimm_attribute_groups[] = {
 	&nd_numa_attribute_group,
 	&nvdimm_attribute_group,
 	&nvdimm_firmware_group,
+	&nvdimm_security_attribute_group,
 	NULL,
 };
 
@@ -140,6 +141,7 @@ static void nvdimm_release(struct device *dev)
 	struct nvdimm *nvdimm = to_nvdimm(dev);
 
 	put_device(dev->parent);
+	nvdimm_security_free(nvdimm);
 	kfree(nvdimm);
 }
 
@@ -184,10 +186,18 @@ struct nvdimm *nvdimm_create(struct nvdimm_bus *nvdimm_bus,
 		       true);
 	nvdimm->dev.groups = desc->groups;
 	nvdimm->dev.devt = MKDEV(nvdimm_major, id);
+	/* the security state decides which attributes the DIMM shows */
+	rc = nvdimm_security_init(nvdimm);
+	if (rc) {
+		xa_erase(&nvdimm_xa, id);
+		put_device(&nvdimm->dev);
+		return NULL;
+	}
 	if (nd_device_add(&nvdimm->dev, "nmem%d", id)) {
 		xa_erase(&nvdimm_xa, id);
 		return NULL;
 	}
+	nvdimm_security_added(nvdimm);
 	xa_store(&nvdimm_xa, id, nvdimm, GFP_KERNEL);
 	return nvdimm;
 }
@@ -203,6 +213,7 @@ EXPORT_SYMBOL_GPL(nvdimm_create);
  */
 void nvdimm_unregister(struct nvdimm *nvdimm)
 {
+	nvdimm_security_exit(nvdimm);
 	device_del(&nvdimm->dev);
 	xa_erase(&nvdimm_xa, nvdimm->id);
 	put_device(&nvdimm->dev);

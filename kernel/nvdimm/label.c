@@ -114,6 +114,10 @@ static void __nvdimm_labels_load(struct nvdimm *nvdimm,
 		dev_dbg(dev, "no label read command: label-less\n");
 		return;
 	}
+	if (nvdimm_security_locked(nvdimm)) {
+		dev_dbg(dev, "locked: label area not read\n");
+		return;
+	}
 	rc = nvdimm_config_limits(nvdimm);
 	if (rc == -ENOTTY) {
 		dev_dbg(dev, "no label size command: label-less\n");

@@ -74,6 +74,7 @@ struct nvdimm_bus {
  * @cfg_xfer: largest label transfer the firmware accepts
  * @state: NDD_LABELING and other facts the core learnt (atomic bitops);
  *	the provider's own flags are in @desc.flags
+ * @sec: passphrase security (security.c), NULL when the DIMM has none
  */
 struct nvdimm {
 	struct nvdimm_desc desc;
@@ -85,7 +86,18 @@ struct nvdimm {
 	u32 cfg_size;
 	u32 cfg_xfer;
 	unsigned long state;
+	struct nd_security *sec;
 };
+
+/* security.c */
+extern const struct attribute_group nvdimm_security_attribute_group;
+int nvdimm_security_init(struct nvdimm *nvdimm);
+void nvdimm_security_added(struct nvdimm *nvdimm);
+void nvdimm_security_exit(struct nvdimm *nvdimm);
+void nvdimm_security_free(struct nvdimm *nvdimm);
+int nvdimm_security_unlock(struct nvdimm *nvdimm);
+bool nvdimm_security_locked(struct nvdimm *nvdimm);
+bool nvdimm_security_overwriting(struct nvdimm *nvdimm);
 
 /* nvdimm->state bits */
 enum {

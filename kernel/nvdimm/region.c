@@ -61,6 +61,11 @@ static int nd_region_probe(struct device *dev)
 				dev_name(&nvdimm->dev));
 			return -ENXIO;
 		}
+		if (nvdimm_security_locked(nvdimm)) {
+			dev_dbg(dev, "%s: locked, region not enabled\n",
+				dev_name(&nvdimm->dev));
+			return -EACCES;
+		}
 	}
 
 	/* the windows first: a BLK namespace may bind as soon as it is added */

@@ -75,6 +75,8 @@
 #include "nfit_test_smart.h"
 #include "nfit_test_fw.h"
 #include "intel-firmware.h"
+#include "nfit_test_security.h"
+#include "intel-security.h"
 
 #define NT_DIMM_SIZE	SZ_32M		/* DPA space (media) of every DIMM */
 #define NT_LABEL_SIZE	SZ_128K		/* label storage: GET_CONFIG_SIZE */
@@ -490,6 +492,9 @@ struct nfit_test;
  * @poison_reads: reads through a PM range stopped by @poison, and
  *	block-window read commands failed by it
  * @smart: its health and the fail_cmd knobs (nfit_test_smart.c)
+ * @secure: the DIMM has security firmware (nfit_test.0)
+ * @sec: its security firmware (nfit_test_security.c)
+ * @knobs: its test_dimmN device's drvdata
  */
 struct nt_dimm {
 	struct nfit_test *t;
@@ -537,6 +542,16 @@ struct nt_dimm {
 	unsigned long *poison;
 	u64 poison_reads;
 	struct nt_smart smart;
+	bool secure;
+	struct nt_sec sec;
+	struct nt_dimm_knobs knobs;
+};
+
+/* the groups of every DIMM's test_dimmN device, one per mocked family */
+static const struct attribute_group *nt_dimm_groups[] = {
+	&nt_smart_group,
+	&nt_sec_group,
+	NULL,
 };
 
 /**
@@ -837,6 +852,13 @@ static int nfit_test_ctl(struct nvdimm_bus_descriptor *nd_desc,
 	}
 	dev = nvdimm_dev(nvdimm);
 	d = nt_dimm_of(t, nvdimm);
+	/* the security functions (nfit_test_security.c) */
+	if (d && cmd == ND_CMD_CALL) {
+		out = nt_sec_call(d->secure ? &d->sec : NULL, dev, buf,
+				  buf_len);
+		if (out != -ENOTTY)
+			return out;
+	}
 	if (!d || cmd >= BITS_PER_LONG || !test_bit(cmd, &t->cmds))
 		return -ENOTTY;
 	if (cmd == ND_CMD_CALL) {
@@ -2405,6 +2427,20 @@ static void nt_debugfs_exit(void *data)
 
 /* the platform driver */
 
+/* the security firmware of every DIMM (its lock_dimm knob: test_dimmN) */
+static void nt_sec_setup(struct nfit_test *t)
+{
+	int i;
+
+	for (i = 0; i < t->topo->nr_dimms; i++) {
+		struct nt_dimm *d = &t->dimm[i];
+
+		nt_sec_dimm_init(&d->sec, d->handle, d->media, NT_DIMM_SIZE);
+		d->secure = true;
+		d->knobs.sec = &d->sec;
+	}
+}
+
 static int nfit_test_probe(struct platform_device *pdev)
 {
 	struct device *dev = &pdev->dev;
@@ -2460,6 +2496,11 @@ static int nfit_test_probe(struct platform_device *pdev)
 		acpi_desc->bus_intel_dsm_mask = NFIT_INTEL_BUS_FWA_FUNCS;
 	}
 	acpi_desc->dimm_cmd_mask = t->cmds;
+	/* nfit_test.0's DIMMs: passphrase security */
+	if (t->topo->cmds) {
+		nt_sec_setup(t);
+		acpi_desc->dimm_cmd_mask |= NFIT_INTEL_SECURITY_FUNCS;
+	}
 	/* the root _DSM functions the mock firmware answers (6.1's mock) */
 	acpi_desc->bus_dsm_mask = BIT(ND_CMD_ARS_CAP) | BIT(ND_CMD_ARS_START) |
 		BIT(ND_CMD_ARS_STATUS) | BIT(ND_CMD_CLEAR_ERROR) |
@@ -2467,8 +2508,10 @@ static int nfit_test_probe(struct platform_device *pdev)
 		BIT(NFIT_CMD_ARS_INJECT_GET);
 	nt_ars_setup(t);
 	for (i = 0; i < t->topo->nr_dimms; i++) {
-		rc = nt_smart_add_dev(&t->dimm[i].smart, dev,
-				      pdev->id * NT_MAX_DIMMS + i);
+		t->dimm[i].knobs.smart = &t->dimm[i].smart;
+		rc = nt_smart_add_dev(&t->dimm[i].knobs, dev,
+				      pdev->id * NT_MAX_DIMMS + i,
+				      nt_dimm_groups);
 		if (rc)
 			goto out;
 	}

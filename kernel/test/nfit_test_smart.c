@@ -279,14 +279,25 @@ u32 nt_smart_read_thresholds(struct nt_smart *s, void *buf, u32 out_len)
 	return out_len - sizeof(s->thresh);
 }
 
-/* /sys/class/nfit_test_dimm/test_dimmN */
+/*
+ * /sys/class/nfit_test_dimm/test_dimmN: one device per DIMM, whose
+ * attribute groups come from each mocked family (this file's, and the
+ * security firmware's lock_dimm); its drvdata is struct nt_dimm_knobs
+ */
 
 static struct class *nt_dimm_class;
+
+static struct nt_smart *nt_knobs_smart(struct device *dev)
+{
+	struct nt_dimm_knobs *k = dev_get_drvdata(dev);
+
+	return k->smart;
+}
 
 static ssize_t handle_show(struct device *dev, struct device_attribute *attr,
 			   char *buf)
 {
-	struct nt_smart *s = dev_get_drvdata(dev);
+	struct nt_smart *s = nt_knobs_smart(dev);
 
 	return sysfs_emit(buf, "%#x\n", s->handle);
 }
@@ -295,7 +306,7 @@ static DEVICE_ATTR_RO(handle);
 static ssize_t fail_cmd_show(struct device *dev, struct device_attribute *attr,
 			     char *buf)
 {
-	struct nt_smart *s = dev_get_drvdata(dev);
+	struct nt_smart *s = nt_knobs_smart(dev);
 
 	return sysfs_emit(buf, "%#lx\n", READ_ONCE(s->fail_cmd));
 }
@@ -303,7 +314,7 @@ static ssize_t fail_cmd_show(struct device *dev, struct device_attribute *attr,
 static ssize_t fail_cmd_store(struct device *dev, struct device_attribute *attr,
 			      const char *buf, size_t len)
 {
-	struct nt_smart *s = dev_get_drvdata(dev);
+	struct nt_smart *s = nt_knobs_smart(dev);
 	unsigned long val;
 	int rc;
 
@@ -320,7 +331,7 @@ static DEVICE_ATTR_RW(fail_cmd);
 static ssize_t fail_cmd_code_show(struct device *dev,
 				  struct device_attribute *attr, char *buf)
 {
-	struct nt_smart *s = dev_get_drvdata(dev);
+	struct nt_smart *s = nt_knobs_smart(dev);
 
 	return sysfs_emit(buf, "%d\n", READ_ONCE(s->fail_cmd_code));
 }
@@ -329,7 +340,7 @@ static ssize_t fail_cmd_code_store(struct device *dev,
 				   struct device_attribute *attr,
 				   const char *buf, size_t len)
 {
-	struct nt_smart *s = dev_get_drvdata(dev);
+	struct nt_smart *s = nt_knobs_smart(dev);
 	int val, rc;
 
 	rc = kstrtoint(buf, 0, &val);
@@ -345,13 +356,16 @@ static ssize_t fail_cmd_code_store(struct device *dev,
 }
 static DEVICE_ATTR_RW(fail_cmd_code);
 
-static struct attribute *nt_dimm_attrs[] = {
+static struct attribute *nt_smart_attrs[] = {
 	&dev_attr_handle.attr,
 	&dev_attr_fail_cmd.attr,
 	&dev_attr_fail_cmd_code.attr,
 	NULL,
 };
-ATTRIBUTE_GROUPS(nt_dimm);
+
+const struct attribute_group nt_smart_group = {
+	.attrs = nt_smart_attrs,
+};
 
 static void nt_smart_del_dev(void *data)
 {
@@ -359,22 +373,24 @@ static void nt_smart_del_dev(void *data)
 }
 
 /**
- * nt_smart_add_dev - the DIMM's test_dimm@id device, gone with @parent
- * @s: the DIMM
+ * nt_smart_add_dev - a DIMM's test_dimm@id device, gone with @parent
+ * @k: its knobs (drvdata; @k->smart's handle is the device's)
  * @parent: its bus's platform device
  * @id: the N of test_dimmN
+ * @groups: the attribute groups of every mocked family
  *
  * Returns 0 or a negative errno.
  */
-int nt_smart_add_dev(struct nt_smart *s, struct device *parent, int id)
+int nt_smart_add_dev(struct nt_dimm_knobs *k, struct device *parent, int id,
+		     const struct attribute_group **groups)
 {
 	struct device *dev;
 
-	dev = device_create_with_groups(nt_dimm_class, parent, 0, s,
-					nt_dimm_groups, "test_dimm%d", id);
+	dev = device_create_with_groups(nt_dimm_class, parent, 0, k, groups,
+					"test_dimm%d", id);
 	if (IS_ERR(dev))
 		return PTR_ERR(dev);
-	s->dev = dev;
+	k->smart->dev = dev;
 	return devm_add_action_or_reset(parent, nt_smart_del_dev, dev);
 }
 

@@ -52,7 +52,21 @@ int nt_smart_call(struct nt_smart *s, struct device *dev,
 		  struct nd_cmd_pkg *pkg);
 u32 nt_smart_read(struct nt_smart *s, void *buf, u32 out_len);
 u32 nt_smart_read_thresholds(struct nt_smart *s, void *buf, u32 out_len);
-int nt_smart_add_dev(struct nt_smart *s, struct device *parent, int id);
+struct nt_sec;
+
+/**
+ * struct nt_dimm_knobs - drvdata of a DIMM's test_dimmN device
+ * @smart: its health and failure knobs (nfit_test_smart.c)
+ * @sec: its security firmware (nfit_test_security.c), NULL when it has none
+ */
+struct nt_dimm_knobs {
+	struct nt_smart *smart;
+	struct nt_sec *sec;
+};
+
+extern const struct attribute_group nt_smart_group;
+int nt_smart_add_dev(struct nt_dimm_knobs *k, struct device *parent, int id,
+		     const struct attribute_group **groups);
 void nt_smart_debugfs(struct nt_smart *s, struct dentry *dir);
 int nt_smart_class_init(void);
 void nt_smart_class_exit(void);

@@ -34,7 +34,9 @@ echo "TAP version 13"
 COMMANDS="list create-namespace destroy-namespace enable-namespace
 disable-namespace enable-region disable-region enable-dimm disable-dimm
 read-labels write-labels zero-labels init-labels check-labels check-namespace
-clear-errors inject-error inject-smart monitor start-scrub wait-scrub"
+clear-errors inject-error inject-smart monitor start-scrub wait-scrub
+setup-passphrase update-passphrase remove-passphrase freeze-security
+sanitize-dimm wait-overwrite"
 
 # --------------------------------------------------------------- install
 D=$T/root

@@ -165,7 +165,8 @@ _nvt_ndctl()
 	clear-errors) w="$(_nvt_ndctl_devices namespace) all" ;;
 	*-scrub) w="$(_nvt_ndctl_devices bus) all" ;;
 	*-region) w="$(_nvt_ndctl_devices region) all" ;;
-	*-dimm|*-labels) w="$(_nvt_ndctl_devices dimm) all" ;;
+	*-dimm|*-labels|*-passphrase|freeze-security|wait-overwrite)
+		w="$(_nvt_ndctl_devices dimm) all" ;;
 	*) return 0 ;;
 	esac
 	mapfile -t COMPREPLY < <(compgen -W "$w" -- "$cur")

@@ -32,6 +32,12 @@ static const struct {
 	{ "monitor", cmd_monitor, "Watch DIMMs' health events, log them as JSON" },
 	{ "start-scrub", cmd_start_scrub, "Start an Address Range Scrub on the given bus(es)" },
 	{ "wait-scrub", cmd_wait_scrub, "Wait for the Address Range Scrub of the given bus(es)" },
+	{ "setup-passphrase", cmd_setup_passphrase, "Set the passphrase of DIMM(s), sealed by a key-encryption key" },
+	{ "update-passphrase", cmd_update_passphrase, "Change the passphrase of DIMM(s)" },
+	{ "remove-passphrase", cmd_remove_passphrase, "Remove the passphrase of DIMM(s)" },
+	{ "freeze-security", cmd_freeze_security, "Freeze the security state of DIMM(s) until a reset" },
+	{ "sanitize-dimm", cmd_sanitize_dimm, "Erase the media of DIMM(s): crypto erase or overwrite" },
+	{ "wait-overwrite", cmd_wait_overwrite, "Wait for the overwrite of DIMM(s) to finish" },
 };
 
 #define NCMDS (sizeof(commands) / sizeof(commands[0]))

@@ -75,6 +75,12 @@ int cmd_monitor(int argc, char **argv);
 int cmd_clear_errors(int argc, char **argv);
 int cmd_start_scrub(int argc, char **argv);
 int cmd_wait_scrub(int argc, char **argv);
+int cmd_setup_passphrase(int argc, char **argv);
+int cmd_update_passphrase(int argc, char **argv);
+int cmd_remove_passphrase(int argc, char **argv);
+int cmd_freeze_security(int argc, char **argv);
+int cmd_sanitize_dimm(int argc, char **argv);
+int cmd_wait_overwrite(int argc, char **argv);
 
 /* raw access to a namespace (namespace.c), see there */
 int namespace_release(struct ndctl_namespace *ndns);

@@ -140,6 +140,8 @@ def stage_consumers(cfg, stage, files):
 KMOD_LINKS = ["modprobe", "insmod", "rmmod", "lsmod", "modinfo", "depmod"]
 # Debian binaries of the DAX tests (scripts/install-deps.sh installs them)
 DAX_BINS = ["/usr/bin/daxctl", "/usr/sbin/mke2fs", "/usr/sbin/mkfs.xfs"]
+# Debian's keyutils: the master key of the security tests (nt-security)
+KEY_BINS = ["/usr/bin/keyctl"]
 
 
 def ldd_libs(binary):
@@ -231,7 +233,9 @@ def build_base(cfg, out):
     # mke2fs and mkfs.xfs (the DAX tests; busybox's mke2fs stays in /sbin,
     # behind /usr/sbin in PATH)
     kmod = os.path.realpath(shutil.which("kmod") or "/bin/kmod")
-    stage_bins(stage, ["/usr/bin/ndctl", kmod] + DAX_BINS)
+    stage_bins(stage, ["/usr/bin/ndctl", kmod] + DAX_BINS + KEY_BINS)
+    # where ndctl 76.1 keeps the DIMMs' key blobs (setup-passphrase)
+    os.makedirs(os.path.join(stage, "etc/ndctl/keys"), exist_ok=True)
     os.symlink("mke2fs", os.path.join(stage, "usr/sbin/mkfs.ext4"))
     stage_copy(stage, "/etc/mke2fs.conf", "/etc/mke2fs.conf")
     if kmod != "/bin/kmod":

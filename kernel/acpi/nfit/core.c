@@ -23,6 +23,7 @@
 #include <linux/uuid.h>
 #include <asm/unaligned.h>
 #include "nfit.h"
+#include "intel-security.h"
 
 static guid_t nfit_root_guid;
 static guid_t nfit_intel_guid;
@@ -184,19 +185,27 @@ static ssize_t formats_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(formats);
 
+/* the DIMM's unique id: nfit/id, and the name of its key "nvdimm:<id>" */
+static void nfit_mem_format_id(struct nfit_mem *nfit_mem)
+{
+	const struct acpi_nfit_control_region *dcr = nfit_mem->dcr;
+
+	if (dcr->valid_fields & ACPI_NFIT_CONTROL_MFG_INFO_VALID)
+		snprintf(nfit_mem->id, sizeof(nfit_mem->id),
+			 "%04x-%02x-%04x-%08x", nfit_be16(dcr->vendor_id),
+			 dcr->manufacturing_location,
+			 nfit_be16(dcr->manufacturing_date),
+			 nfit_be32(dcr->serial_number));
+	else
+		snprintf(nfit_mem->id, sizeof(nfit_mem->id), "%04x-%08x",
+			 nfit_be16(dcr->vendor_id),
+			 nfit_be32(dcr->serial_number));
+}
+
 static ssize_t id_show(struct device *dev, struct device_attribute *attr,
 		       char *buf)
 {
-	const struct acpi_nfit_control_region *dcr = to_nfit_mem(dev)->dcr;
-
-	if (dcr->valid_fields & ACPI_NFIT_CONTROL_MFG_INFO_VALID)
-		return sysfs_emit(buf, "%04x-%02x-%04x-%08x\n",
-				  nfit_be16(dcr->vendor_id),
-				  dcr->manufacturing_location,
-				  nfit_be16(dcr->manufacturing_date),
-				  nfit_be32(dcr->serial_number));
-	return sysfs_emit(buf, "%04x-%08x\n", nfit_be16(dcr->vendor_id),
-			  nfit_be32(dcr->serial_number));
+	return sysfs_emit(buf, "%s\n", to_nfit_mem(dev)->id);
 }
 static DEVICE_ATTR_RO(id);
 
@@ -679,6 +688,9 @@ static int nfit_register_dimms(struct acpi_nfit_desc *acpi_desc)
 
 		nfit_mem->acpi_desc = acpi_desc;
 		nfit_mem_probe_dsm(acpi_desc, nfit_mem);
+		nfit_mem_format_id(nfit_mem);
+		desc.dimm_id = nfit_mem->id;
+		desc.sec_ops = nfit_intel_security_ops_of(nfit_mem);
 		if (nfit_mem->family == NFIT_FAMILY_INTEL)
 			desc.cmd_mask = nfit_mem->dsm_mask &
 				(BIT(ND_CMD_SMART) | BIT(ND_CMD_SMART_THRESHOLD) |

@@ -109,6 +109,7 @@ struct nfit_ars {
  * @nvdimm: the libnvdimm DIMM
  * @health_events: health notifications received (intel-smart.c)
  * @acpi_desc: its bus
+ * @id: its unique id, as nmemN/nfit/id shows it (its key's name)
  */
 struct nfit_mem {
 	struct list_head list;
@@ -125,6 +126,7 @@ struct nfit_mem {
 	struct nvdimm *nvdimm;
 	atomic_t health_events;
 	struct acpi_nfit_desc *acpi_desc;
+	char id[NVDIMM_KEY_DESC_LEN];
 };
 
 /**

@@ -600,6 +600,21 @@ int ndctl_cmd_smart_inject_unsafe_shutdown(struct ndctl_cmd *cmd, bool enable);
 double ndctl_decode_smart_temperature(unsigned int temp);
 unsigned int ndctl_encode_smart_temperature(double temp);
 int ndctl_dimm_get_health_eventfd(struct ndctl_dimm *dimm);
+/*
+ * Passphrase security (lib/security.c): commands to nmemN/security naming
+ * keys by serial (0: none); 0 or -errno (the kernel's).
+ */
+const char *ndctl_dimm_refresh_security(struct ndctl_dimm *dimm);
+int ndctl_dimm_security_is_frozen(struct ndctl_dimm *dimm);
+int ndctl_dimm_update_passphrase(struct ndctl_dimm *dimm, long ckey, long nkey);
+int ndctl_dimm_update_master_passphrase(struct ndctl_dimm *dimm, long ckey,
+		long nkey);
+int ndctl_dimm_disable_passphrase(struct ndctl_dimm *dimm, long key);
+int ndctl_dimm_freeze_security(struct ndctl_dimm *dimm);
+int ndctl_dimm_secure_erase(struct ndctl_dimm *dimm, long key);
+int ndctl_dimm_master_secure_erase(struct ndctl_dimm *dimm, long key);
+int ndctl_dimm_overwrite(struct ndctl_dimm *dimm, long key);
+int ndctl_dimm_wait_overwrite(struct ndctl_dimm *dimm);
 
 #ifdef __cplusplus
 }
