@@ -132,7 +132,9 @@ static const struct attribute_group *nvdimm_attribute_groups[] = {
 	&nd_numa_attribute_group,
 	&nvdimm_attribute_group,
 	&nvdimm_firmware_group,
+#if IS_ENABLED(CONFIG_NVDIMM_KEYS)
 	&nvdimm_security_attribute_group,
+#endif
 	NULL,
 };
 

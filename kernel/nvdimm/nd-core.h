@@ -89,7 +89,8 @@ struct nvdimm {
 	struct nd_security *sec;
 };
 
-/* security.c */
+/* security.c: built with the kernel's CONFIG_NVDIMM_KEYS, as 6.1 */
+#if IS_ENABLED(CONFIG_NVDIMM_KEYS)
 extern const struct attribute_group nvdimm_security_attribute_group;
 int nvdimm_security_init(struct nvdimm *nvdimm);
 void nvdimm_security_added(struct nvdimm *nvdimm);
@@ -98,6 +99,39 @@ void nvdimm_security_free(struct nvdimm *nvdimm);
 int nvdimm_security_unlock(struct nvdimm *nvdimm);
 bool nvdimm_security_locked(struct nvdimm *nvdimm);
 bool nvdimm_security_overwriting(struct nvdimm *nvdimm);
+#else
+static inline int nvdimm_security_init(struct nvdimm *nvdimm)
+{
+	return 0;
+}
+
+static inline void nvdimm_security_added(struct nvdimm *nvdimm)
+{
+}
+
+static inline void nvdimm_security_exit(struct nvdimm *nvdimm)
+{
+}
+
+static inline void nvdimm_security_free(struct nvdimm *nvdimm)
+{
+}
+
+static inline int nvdimm_security_unlock(struct nvdimm *nvdimm)
+{
+	return 0;
+}
+
+static inline bool nvdimm_security_locked(struct nvdimm *nvdimm)
+{
+	return false;
+}
+
+static inline bool nvdimm_security_overwriting(struct nvdimm *nvdimm)
+{
+	return false;
+}
+#endif
 
 /* nvdimm->state bits */
 enum {

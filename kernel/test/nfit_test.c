@@ -550,7 +550,9 @@ struct nt_dimm {
 /* the groups of every DIMM's test_dimmN device, one per mocked family */
 static const struct attribute_group *nt_dimm_groups[] = {
 	&nt_smart_group,
+#if NT_SEC_FIRMWARE
 	&nt_sec_group,
+#endif
 	NULL,
 };
 
@@ -2497,7 +2499,7 @@ static int nfit_test_probe(struct platform_device *pdev)
 	}
 	acpi_desc->dimm_cmd_mask = t->cmds;
 	/* nfit_test.0's DIMMs: passphrase security */
-	if (t->topo->cmds) {
+	if (NT_SEC_FIRMWARE && t->topo->cmds) {
 		nt_sec_setup(t);
 		acpi_desc->dimm_cmd_mask |= NFIT_INTEL_SECURITY_FUNCS;
 	}

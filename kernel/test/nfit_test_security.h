@@ -9,6 +9,7 @@
 #define __NFIT_TEST_SECURITY_H__
 
 #include <linux/types.h>
+#include <linux/errno.h>
 #include <linux/mutex.h>
 
 struct device;
@@ -50,10 +51,26 @@ struct nt_sec {
 	u32 handle;
 };
 
+/* built with the kernel's CONFIG_NVDIMM_KEYS, as the core's security.c */
+#if IS_ENABLED(CONFIG_NVDIMM_KEYS)
+#define NT_SEC_FIRMWARE	1
 extern const struct attribute_group nt_sec_group;
 void nt_sec_dimm_init(struct nt_sec *sec, u32 handle, void *media,
 		      size_t media_len);
 int nt_sec_call(struct nt_sec *sec, struct device *dev, void *buf,
 		unsigned int buf_len);
+#else
+#define NT_SEC_FIRMWARE	0
+static inline void nt_sec_dimm_init(struct nt_sec *sec, u32 handle,
+				    void *media, size_t media_len)
+{
+}
+
+static inline int nt_sec_call(struct nt_sec *sec, struct device *dev,
+			      void *buf, unsigned int buf_len)
+{
+	return -ENOTTY;
+}
+#endif
 
 #endif /* __NFIT_TEST_SECURITY_H__ */

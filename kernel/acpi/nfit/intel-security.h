@@ -64,6 +64,15 @@ struct nfit_intel_sec_state {
 
 struct nfit_mem;
 struct nvdimm_security_ops;
+#if IS_ENABLED(CONFIG_NVDIMM_KEYS)
 const struct nvdimm_security_ops *nfit_intel_security_ops_of(struct nfit_mem *nfit_mem);
+#else
+/* no keys in the kernel: no security (6.1 builds none either) */
+static inline const struct nvdimm_security_ops *
+nfit_intel_security_ops_of(struct nfit_mem *nfit_mem)
+{
+	return NULL;
+}
+#endif
 
 #endif /* __NFIT_INTEL_SECURITY_H__ */
