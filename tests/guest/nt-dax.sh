@@ -7,7 +7,7 @@
 # The namespace: a PMEM namespace on a bus that offers ARS injection, on
 # the region with the fewest DIMMs (ours: nfit_test.1's 32 MiB 1-way
 # range; upstream: nfit_test.0's 2-way range, as media-oracle picks it).
-# - fsdax (Debian's ndctl 76.1, -M mem): queue/dax, ext4 mounted -o dax,
+# - fsdax (Debian's ndctl 76.1, -M dev): queue/dax, ext4 mounted -o dax,
 #   a file written through mmap read back with read(2), STATX_ATTR_DAX,
 #   MAP_SYNC granted (a synchronous NFIT region); ours: the mmap'ed bytes
 #   are on the mock's media (debugfs nfit_test.1/dimm0/media)
@@ -34,6 +34,38 @@ want() {
 }
 flush_out() { [ -d "$NVT_OUT" ] && cp $OUTF "$NVT_OUT/nt-dax.txt"; }
 flat() { tr -d ' \t\n'; }
+# upstream's own mock cannot take a DAX page fault on Debian's kernel:
+# its pmem direct_access override hands out pfns of vmalloc'ed pages
+# without PFN_DEV|PFN_MAP, and the fault path stops at the BUG_ON of
+# __vm_insert_mixed (mm/memory.c:2292, seen with -M mem and -M dev;
+# nvt-mmap is then stuck and the guest cannot shut down): there the
+# steps that fault are recorded "not run" (compare-media-oracle.py
+# names them) and checked on ours only
+NOFAULT=
+[ "$NVT_SET" = upstream ] && NOFAULT="upstream's mock cannot take DAX faults (fsdax: BUG in __vm_insert_mixed; devdax: oops in dax_set_mapping)"
+# and its direct_access override answers -EIO over a bad block in every
+# mode, DAX_RECOVERY_WRITE too, so a DAX write cannot clear poison there
+# (6.1's pmem.c, which ours follows, maps the block for the recovery
+# write): those steps are recorded as they come and checked on ours only
+NORECOVERY=
+[ "$NVT_SET" = upstream ] && NORECOVERY="upstream's mock refuses DAX_RECOVERY_WRITE (its direct_access override)"
+want_rw() {
+	if [ -n "$NORECOVERY" ] && [ "$2" != "$3" ]; then
+		echo "$1 = $2" >> $OUTF
+		skip "$1: $2" "$NORECOVERY"
+		return 0
+	fi
+	want "$@"
+}
+# dax_fault KEY EXPECTED FUNCTION: a step that takes DAX page faults
+dax_fault() {
+	if [ -n "$NOFAULT" ]; then
+		echo "$1 = not run" >> $OUTF
+		skip "$1" "$NOFAULT"
+		return 0
+	fi
+	want "$1" "$($3)" "$2"
+}
 M=/mnt/nt-dax
 mkdir -p $M
 modprobe ext4 2> /dev/null
@@ -117,20 +149,33 @@ media_has() {
 	cmp -s /tmp/ntd.want /tmp/ntd.got && echo yes || echo no
 }
 ars_clears() { cat $NT_DBG/$PROV/ars_clears 2> /dev/null || echo 0; }
+# the region is label-less (nstype IO): without --no-autolabel, Debian's
+# ndctl first tries to label its DIMMs, which upstream's mock refuses (its
+# DIMMs are in a second, enabled region: "failing autolabel") while ours
+# (nfit_test.1's DIMM, in no other region) may allow it; this test is about
+# DAX, so both stay label-less
+NSC="ndctl create-namespace --no-autolabel"
 finish() {
 	umount $M 2> /dev/null
-	ndctl create-namespace -f -e $NS -m raw > /tmp/ntd.raw 2>&1 ||
+	$NSC -f -e $NS -m raw > /tmp/ntd.raw 2>&1 ||
 		nok "back to raw: $(flat < /tmp/ntd.raw | cut -c1-200)"
 	ndctl inject-error --uninject --block=0 --count=$(($(cat $NSP/size) / 512)) $NS > /dev/null 2>&1
 	scrub
+	# a bad range a DAX write could not clear (upstream's mock) is cleared
+	# by a write through the raw namespace's block device
+	local d bs bc
+	d=$(ls -d $NSP/block/* 2> /dev/null | head -n 1)
+	[ -n "$d" ] && while read -r bs bc; do
+		nvt-dio write /dev/${d##*/} $((bs * 512)) $((bc * 512)) > /dev/null
+	done < $d/badblocks
 	nd_settle
 	flush_out
 }
 
 # --- fsdax ----------------------------------------------------------------------
-if ! ndctl create-namespace -f -e $NS -m fsdax -M mem > /tmp/ntd.json 2> /tmp/ntd.err; then
+if ! $NSC -f -e $NS -m fsdax -M dev > /tmp/ntd.json 2> /tmp/ntd.err; then
 	rec "fsdax create" "failed: $(head -n 1 /tmp/ntd.err)"
-	nok "ndctl create-namespace -f -e $NS -m fsdax -M mem: $(flat < /tmp/ntd.err | cut -c1-200)"
+	nok "ndctl create-namespace -f -e $NS -m fsdax -M dev: $(flat < /tmp/ntd.err | cut -c1-200)"
 	finish
 	exit 0
 fi
@@ -150,14 +195,17 @@ fi
 rec "fsdax ext4 -o dax" mounted
 ok "$NS fsdax ($pfn, data at +$(printf %#x $DATAOFF)): ext4 mounted -o dax on /dev/$blk"
 S=4242
-want "fsdax mmap write 64K" "$(nvt-mmap write $M/f 0 64K $S > /dev/null 2>&1 && echo ok || echo failed)" ok
+mmap_write_f() { nvt-mmap write $M/f 0 64K $S > /dev/null 2>&1 && echo ok || echo failed; }
+# without faults, the same bytes by write(2), so the read-back still runs
+[ -n "$NOFAULT" ] && nvt-mmap gen 0 64K $S > $M/f
+dax_fault "fsdax mmap write 64K" ok mmap_write_f
 sync
 echo 3 > /proc/sys/vm/drop_caches
 nvt-mmap gen 0 64K $S > /tmp/ntd.want
 want "fsdax read(2) of the mmap-written file" "$(cmp -s /tmp/ntd.want $M/f && echo same || echo differs)" same
 rec "fsdax file statx dax" "$(nvt-mmap statx $M/f 2>&1)"
-nvt-mmap write $M/s 0 4096 7 --sync > /tmp/ntd.sync 2>&1
-want "fsdax MAP_SYNC" "rc=$?" rc=0
+map_sync() { nvt-mmap write $M/s 0 4096 7 --sync > /tmp/ntd.sync 2>&1; echo rc=$?; }
+dax_fault "fsdax MAP_SYNC" rc=0 map_sync
 if [ -n "$MEDIA" ]; then
 	got=$(nvt-mfs fiemap $M/f)
 	expect_eq "the mmap-written 64K is on the mock's media (fiemap $got, data at +$DATAOFF)" \
@@ -183,12 +231,15 @@ scrub
 bb=$(bbl /sys/block/$blk/badblocks)
 want "dax badblocks after inject + scrub" "$([ "$bb" = "$s 8 " ] && echo "the file's block" || echo "$bb (file at $s)")" "the file's block"
 want "dax read(2) bad block | next" "$(nvt-mfs read $M/e 0 4096) | $(nvt-mfs read $M/e 4096 4096)" "EIO | ok 41"
-want "dax mmap bad block | next" "$(nvt-mfs mmap $M/e 0 4096) | $(nvt-mfs mmap $M/e 4096 4096)" "SIGBUS | ok 41"
+mmap_bad() { echo "$(nvt-mfs mmap $M/e 0 4096) | $(nvt-mfs mmap $M/e 4096 4096)"; }
+dax_fault "dax mmap bad block | next" "SIGBUS | ok 41" mmap_bad
 k0=$(ars_clears)
-want "dax pwrite of the whole block" "$(nvt-mfs write $M/e 0 4096 0x42)" ok
+want_rw "dax pwrite of the whole block" "$(nvt-mfs write $M/e 0 4096 0x42)" ok
 k1=$(ars_clears)
-want "dax after pwrite: read(2) | mmap" "$(nvt-mfs read $M/e 0 4096) | $(nvt-mfs mmap $M/e 0 4096)" "ok 42 | ok 42"
-want "dax after pwrite: badblocks" "$(bbl /sys/block/$blk/badblocks)" none
+want_rw "dax after pwrite: read(2)" "$(nvt-mfs read $M/e 0 4096)" "ok 42"
+mmap_fixed() { nvt-mfs mmap $M/e 0 4096; }
+dax_fault "dax after pwrite: mmap" "ok 42" mmap_fixed
+want_rw "dax after pwrite: badblocks" "$(bbl /sys/block/$blk/badblocks)" none
 if [ -n "$MEDIA" ]; then
 	expect_eq "the recovery write went through the mock's Clear Error (ars_clears)" \
 		"$((k1 - k0))" 1
@@ -206,7 +257,7 @@ OUTF0=$OUTF OUTF=/tmp/nt-devdax.txt
 modprobe -q device_dax 2> /dev/null
 if [ "$NVT_SET" = test ]; then
 	skip "devdax on $NS" "the test build has no device_dax for mock ranges yet (issue 30 item 1)"
-elif ! ndctl create-namespace -f -e $NS -m devdax -a 4K > /tmp/ntd.json 2> /tmp/ntd.err; then
+elif ! $NSC -f -e $NS -m devdax -a 4K > /tmp/ntd.json 2> /tmp/ntd.err; then
 	rec "devdax create" "failed"
 	nok "ndctl create-namespace -f -e $NS -m devdax -a 4K: $(flat < /tmp/ntd.err | cut -c1-200)"
 else
@@ -220,8 +271,12 @@ else
 	dax=$(cat $NSP/holder 2> /dev/null)
 	DAXOFF=$(($(cat /sys/bus/nd/devices/$dax/resource 2> /dev/null) - $(cat $NSP/resource)))
 	want "devdax chardev" "$([ -c /dev/$chr ] && echo yes || echo "no ($chr)")" yes
-	want "devdax mmap write 1M" "$(nvt-mmap write /dev/$chr 0 1M 99 > /tmp/ntd.mm 2>&1 && echo ok || echo "failed")" ok
-	want "devdax mmap verify 1M" "$(nvt-mmap verify /dev/$chr 0 1M 99 > /dev/null 2>&1 && echo ok || echo "failed")" ok
+	# upstream's device_dax oopses on a fault there too (NULL pointer in
+	# dax_set_mapping: the mock's pages have no struct page it can use)
+	dd_write() { nvt-mmap write /dev/$chr 0 1M 99 > /tmp/ntd.mm 2>&1 && echo ok || echo "failed"; }
+	dd_verify() { nvt-mmap verify /dev/$chr 0 1M 99 > /dev/null 2>&1 && echo ok || echo "failed"; }
+	dax_fault "devdax mmap write 1M" ok dd_write
+	dax_fault "devdax mmap verify 1M" ok dd_verify
 	[ -n "$MEDIA" ] &&
 		expect_eq "devdax: the 1M written through /dev/$chr is on the mock's media (data at +$DAXOFF)" \
 			"$(media_has $DAXOFF 1048576 99)" yes
