@@ -278,14 +278,14 @@ static const char *const fail_msg[] = {
 #define SEC_DIMMS "<nmem0> [<nmem1>..<nmemN>] [<options>]"
 #define SEC_VH "    -v, --verbose         turn on debug\n" \
 	"    -h, --help            show this help\n"
-#define SEC_M "    -M, --master-passphrase  the master passphrase\n"
+#define SEC_M "    -m, --master-passphrase  the master passphrase\n"
 
 static const struct cmd_help help[] = {
 	[SETUP] = { "ndctl setup-passphrase " SEC_DIMMS,
-		"    -k, --key_handle <type:name>  key-encryption key: user:NAME or trusted:NAME\n"
+		"    -k, --key-handle <type:name>  key-encryption key: user:NAME or trusted:NAME\n"
 		SEC_M SEC_VH },
 	[UPDATE] = { "ndctl update-passphrase " SEC_DIMMS,
-		"    -k, --key_handle <type:name>  key-encryption key (default: the old key's)\n"
+		"    -k, --key-handle <type:name>  key-encryption key (default: the old key's)\n"
 		SEC_M SEC_VH },
 	[REMOVE] = { "ndctl remove-passphrase " SEC_DIMMS, SEC_VH },
 	[FREEZE] = { "ndctl freeze-security " SEC_DIMMS, SEC_VH },
@@ -300,9 +300,10 @@ static const struct cmd_help help[] = {
 static int sec_action(int argc, char **argv, enum sec_action a)
 {
 	static const struct option lopts[] = {
-		{ "key_handle", required_argument, NULL, 'k' },	/* 76.1's */
+		{ "key-handle", required_argument, NULL, 'k' },	/* 76.1's */
+		{ "key_handle", required_argument, NULL, 'k' },
 		{ "key", required_argument, NULL, 'k' },
-		{ "master-passphrase", no_argument, NULL, 'M' },
+		{ "master-passphrase", no_argument, NULL, 'm' },	/* 76.1's -m */
 		{ "crypto-erase", no_argument, NULL, 'c' },
 		{ "overwrite", no_argument, NULL, 'o' },
 		{ "zero-key", no_argument, NULL, 'z' },
@@ -311,8 +312,8 @@ static int sec_action(int argc, char **argv, enum sec_action a)
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const shorts[] = {
-		[SETUP] = "k:Mvh", [UPDATE] = "k:Mvh", [REMOVE] = "vh",
-		[FREEZE] = "vh", [SANITIZE] = "coMzvh", [WAIT_OW] = "vh",
+		[SETUP] = "k:mvh", [UPDATE] = "k:mvh", [REMOVE] = "vh",
+		[FREEZE] = "vh", [SANITIZE] = "comzvh", [WAIT_OW] = "vh",
 	};
 	struct sec_opts o = { 0 };
 	struct ndctl_ctx *ctx;
@@ -326,7 +327,7 @@ static int sec_action(int argc, char **argv, enum sec_action a)
 			return print_help(&help[a], stderr);
 		switch (c) {
 		case 'k': o.kek = optarg; break;
-		case 'M': o.master = true; break;
+		case 'm': o.master = true; break;
 		case 'c': break;
 		case 'o': o.overwrite = true; break;
 		case 'z': o.zero_key = true; break;
