@@ -129,6 +129,10 @@ KERNEL_REPORT_RE = re.compile(
     r"\]\s+(?:[\w-]+: )?(WARNING:|BUG:|Oops|general protection fault|"
     r"UBSAN|kernel BUG|INFO: |ODEBUG:|DEBUG_LOCKS_WARN_ON|possible circular)")
 
+# the guest's clock on its test markers (vm/init's nvt_clock)
+MARK_RE = re.compile(r"^# nvt: (?:test \d+ of \d+: (\S+)|(end-of-test checks)) "
+                     r"\(uptime ([\d.]+) cpu ([\d.]+)\)")
+DONE_CLOCK_RE = re.compile(r"^# nvt: done rc=\d+ uptime=([\d.]+) cpu=([\d.]+)")
 TAP_RE = re.compile(r"^(not ok|ok)\b\s*(\d*)\s*(?:-\s*)?(.*)$")
 
 
@@ -143,6 +147,19 @@ class BootResult:
         self.cpu = None         # CPU seconds QEMU used (user + system)
         self.guest_rc = None
         self.lines = []
+        self.marks = []         # (test, guest uptime s, guest busy CPU s)
+        self.end_clock = None   # (uptime, cpu) at the done marker
+
+    def profile(self):
+        """(test, wall s, guest CPU s) of each test of the boot: from its
+        marker to the next one; "end-of-test checks" is the debug
+        checks and the dmesg check after the last test."""
+        out = []
+        ends = self.marks[1:] + ([("", ) + self.end_clock]
+                                 if self.end_clock else [])
+        for (t, u, c), (_, u2, c2) in zip(self.marks, ends):
+            out.append((t, u2 - u, c2 - c))
+        return out
 
 
 def parse_tap(line):
@@ -231,8 +248,15 @@ def boot(cfg, name, mset, platform="qemu", tests=(), backing_group=None,
             if line.startswith("# nvt: test ") and res.first_test is None:
                 res.first_test = time.time() - t0
                 log.flush()
+            m = MARK_RE.match(line)
+            if m:
+                res.marks.append((m.group(1) or "end-of-test checks",
+                                  float(m.group(3)), float(m.group(4))))
             if line.startswith("# nvt: done"):
                 done = True
+                m = DONE_CLOCK_RE.match(line)
+                if m:
+                    res.end_clock = (float(m.group(1)), float(m.group(2)))
             t = parse_tap(line)
             if t:
                 res.tap.append(t)

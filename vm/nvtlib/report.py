@@ -109,6 +109,22 @@ def final_report(results, counts, done, t0):
         say("check: boot times (wall s / QEMU CPU s): " + ", ".join(
             "%s %.0f/%.0f" % (r.name, r.wall, r.cpu or 0)
             for r in done.values()))
+    prof = [(r.name, t, w, c) for r in done.values() for t, w, c in
+            r.profile()]
+    if prof:
+        prof.sort(key=lambda x: -x[2])
+        path = os.path.join(LOGS, "test-times.txt")
+        try:
+            with open(path, "w") as f:
+                f.write("# boot test wall-s guest-cpu-s (guest clock, "
+                        "slowest first)\n")
+                for b, t, w, c in prof:
+                    f.write("%s %s %.1f %.1f\n" % (b, t, w, c))
+        except OSError:
+            path = None
+        say("check: slowest tests (wall s / guest CPU s): " + ", ".join(
+            "%s/%s %.0f/%.0f" % x for x in prof[:10]) +
+            ("; all in %s" % os.path.relpath(path, TOP) if path else ""))
     firsts = [r.first_test for r in done.values() if r.first_test is not None]
     if firsts:
         say("check: boot-to-first-test %.1f s (min %.1f, max %.1f); "
