@@ -19,7 +19,10 @@
  * --no-idle sets nfit/firmware_activate_noidle around it, --dry-run does
  * everything but the activation.  Prints the buses' JSON (as list -BFDu).
  *
- * Exit status: 0, 1 when a DIMM or bus failed, EXIT_USAGE for bad options.
+ * Exit status, as 76.1's: update-firmware 0, or 1 when a DIMM failed (a
+ * DIMM name that matches nothing is only noted); activate-firmware 0 or
+ * -errno (256 - errno in the shell: 250 when nothing is armed);
+ * EXIT_USAGE for bad options.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -64,8 +67,10 @@ struct json_object *dimm_firmware_json(struct ndctl_dimm *dimm, bool human)
 	add(j, "current_version", json_hex(info.run_version, human));
 	add(j, "can_update", json_object_new_boolean(
 				ndctl_dimm_fw_update_supported(dimm) == 0));
-	if (info.next_version)
-		add(j, "next_version", json_hex(info.next_version, human));
+	/* 76.1: the activation fields only with an image staged */
+	if (!info.next_version)
+		return j;
+	add(j, "next_version", json_hex(info.next_version, human));
 	state = ndctl_dimm_get_fw_activate_state(dimm);
 	if (state == NDCTL_FWA_IDLE || state == NDCTL_FWA_ARMED ||
 	    state == NDCTL_FWA_BUSY)
@@ -472,11 +477,10 @@ int cmd_update_firmware(int argc, char **argv)
 				json_object_array_add(jdimms, dimm_json(dimm, false));
 			}
 		}
-		if (!found && !first_rc) {
-			fail("%s: no such DIMM%s", argv[i],
+		/* 76.1: not an error, the count says it */
+		if (!found)
+			note("%s: no such DIMM%s", argv[i],
 					o.bus ? " on that bus" : "");
-			first_rc = -ENXIO;
-		}
 	}
 	if (json_object_array_length(jdimms))
 		json_print(jdimms);
@@ -628,5 +632,6 @@ int cmd_activate_firmware(int argc, char **argv)
 		json_print(jbuses);
 	json_object_put(jbuses);
 	ndctl_unref(ctx);
-	return first_rc ? 1 : 0;
+	/* 76.1: the errno (the shell sees 256 - errno, 250: nothing armed) */
+	return first_rc;
 }
