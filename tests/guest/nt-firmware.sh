@@ -382,6 +382,36 @@ if [ -x $OURS ]; then
 	expect_eq "our ndctl: as many records as Debian's" "$(wc -l < /tmp/fw.seq.ours)" \
 		"$(wc -l < /tmp/fw.seq.debian)"
 	check "the sequence staged and activated (Debian's)" grep -q "^D1 result = success" /tmp/fw.seq.debian
+
+	# ours only: a sequence error from the firmware, --verify, overflow
+	# (still loaded with fw_update=1, all DIMMs idle)
+	set -- $(fw_dimms)
+	ctx=$(nvt-fw /dev/$1 start | sed -n 's/.*context=//p')
+	$OURS update-firmware --no-arm -f /tmp/fw.img $1 > /tmp/fw.o 2>&1
+	rc=$?
+	expect_eq "ours: update while another update is open: exit 1" "$rc" 1
+	check "ours: ... says so ($(head -n 1 /tmp/fw.o))" grep -q "start: an update is already in progress" /tmp/fw.o
+	nvt-fw /dev/$1 finish $ctx abort > /dev/null
+	info0=$(nvt-fw /dev/$1 info)
+	$OURS update-firmware --no-arm --verify -f /tmp/fw.img $1 > /tmp/fw.o 2>&1
+	expect_eq "ours: update --verify: exit 0 ($(tail -n 1 /tmp/fw.o))" "$?" 0
+	check "ours: the staged version is in its JSON" grep -q "\"next_version\":" /tmp/fw.o
+	dd if=/dev/zero of=/tmp/fw.small bs=32 count=1 2> /dev/null
+	$OURS update-firmware --no-arm -f /tmp/fw.small $2 > /tmp/fw.o 2>&1
+	expect_eq "ours: a 32-byte image the DIMM rejects: exit 1" "$?" 1
+	check "ours: ... as a bad image at finish ($(head -n 1 /tmp/fw.o))" grep -q "finish: image failed verification" /tmp/fw.o
+	rm -f /tmp/fw.small
+	# four armed DIMMs overflow the mock's maximum: the fourth is undone
+	if [ $# -ge 4 ]; then
+		$OURS update-firmware --arm -b $(cat $BUSDIR/provider) all > /tmp/fw.o 2>&1
+		expect_eq "ours: arm all: exit 1 (overflow)" "$?" 1
+		check "ours: ... arm aborted, tripped overflow" grep -q "arm aborted, tripped overflow" /tmp/fw.o
+		expect_eq "ours: the bus is not left in overflow" "$(bus_attr activate)" armed
+		$OURS update-firmware --arm --force $4 > /tmp/fw.o 2>&1
+		expect_eq "ours: arm --force keeps the overflowing arm" "$?:$(bus_attr activate)" 0:overflow
+		$OURS update-firmware --disarm all > /tmp/fw.o 2>&1
+		expect_eq "ours: disarm all" "$?:$(bus_attr activate)" 0:idle
+	fi
 	reload && ok "nfit_test reloaded without fw_update" || nok "reload: $(cat /tmp/fw.unload)"
 else
 	skip "our ndctl against Debian's" "no $OURS"
