@@ -565,7 +565,7 @@ static int activate_bus(struct ndctl_bus *bus, const struct act_opts *o,
 }
 
 static const struct cmd_help activate_help = {
-	"ndctl activate-firmware [<bus-id> <bus-id2> ... <bus-idN>] [<options>]",
+	"ndctl activate-firmware [<bus-id>...] [<options>]",
 	"    -n, --dry-run         everything but the activation itself\n"
 	"    -I, --idle            let the platform idle the devices (default)\n"
 	"        --no-idle         ask the platform to leave idling to the OS\n"
