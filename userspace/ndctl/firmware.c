@@ -60,8 +60,8 @@ struct json_object *dimm_firmware_json(struct ndctl_dimm *dimm, bool human)
 	if (!j)
 		return NULL;
 	if (rc != NDCTL_FW_SUCCESS) {
-		add(j, "current_version", human ? json_hex(ULLONG_MAX, true)
-				: json_object_new_int64(-1));
+		/* 76.1: all ones (18446744073709551615) */
+		add(j, "current_version", json_hex(ULLONG_MAX, human));
 		return j;
 	}
 	add(j, "current_version", json_hex(info.run_version, human));
@@ -550,9 +550,10 @@ static int activate_bus(struct ndctl_bus *bus, const struct act_opts *o,
 	add(jbus, "provider", json_object_new_string(prov));
 	add(jbus, "dev", json_object_new_string(dev));
 	scrub = ndctl_bus_get_scrub_state(bus);
-	if (scrub)
+	if (scrub) {
 		add(jbus, "scrub_state", json_object_new_string(scrub));
-	add(jbus, "firmware", bus_firmware_json(bus));
+		add(jbus, "firmware", bus_firmware_json(bus));
+	}
 	jdimms = json_object_new_array();
 	ndctl_dimm_foreach(bus, dimm)
 		json_object_array_add(jdimms, dimm_json(dimm, true));

@@ -803,9 +803,10 @@ int cmd_list(int argc, char **argv)
 			jbus = json_object_new_object();
 			add(jbus, "provider", json_object_new_string(ndctl_bus_get_provider(bus)));
 			add(jbus, "dev", json_object_new_string(ndctl_bus_get_devname(bus)));
+			/* 76.1: a bus without scrub_state shows no firmware */
 			if (scrub)
 				add(jbus, "scrub_state", json_object_new_string(scrub));
-			if (o.fw)
+			if (scrub && o.fw)
 				add(jbus, "firmware", bus_firmware_json(bus));
 			put_array(jbus, "dimms", bdimms);
 			put_array(jbus, "regions", bregions);
