@@ -278,3 +278,141 @@ fi
 reload && ok "nfit_test reloaded without fw_update" || nok "reload: $(cat /tmp/fw.unload)"
 expect_eq "without fw_update: no firmware attributes (the groups are empty, as 6.1's)" \
 	"$(ls /sys/class/nd/ndctl*/device/firmware/ /sys/bus/nd/devices/nmem*/firmware/ 2> /dev/null | grep -v -e '^/' -e '^$')" ""
+
+# --- ours: our ndctl (/opt/ours/bin/ndctl) against Debian's, same mock -------------
+# The same sequence by each client on a freshly loaded nfit_test
+# fw_update=1: list -BF / -DF (the "firmware" objects, whitespace
+# dropped), bad images (empty, over the storage, missing) with the states
+# unchanged, update (armed by default), --disarm, --arm, activate-firmware
+# --force (live), --dry-run, --no-arm on two DIMMs in one command,
+# activation with nothing armed, --no-idle (restored after), a DIMM that
+# does not exist, neither image nor --arm.  Exit statuses must be equal.
+OURS=/opt/ours/bin/ndctl
+# fwobj CLIENT ARGS...: the "firmware" objects of a list, one line each
+fwobj() {
+	"$@" 2> /dev/null | tr -d ' \t\n' | grep -o '"firmware":{[^}]*}' | tr '\n' ' '
+}
+# sequence CLIENT OUTFILE
+fw_sequence() {
+	local C=$1 f=$2 rc
+	: > $f
+	r() { echo "$1 = $2" >> $f; }
+	rcof() { rc=$?; echo "exit $rc"; echo "$C $1: exit $rc" >> /tmp/fw.codes; }
+	set -- $(fw_dimms)
+	D1=$1 D2=$2 D3=$3
+	BUSDIR=$(readlink -f /sys/bus/nd/devices/$D1/..)
+	BUS=$(cat $BUSDIR/provider)
+	$C wait-scrub $BUS > /dev/null 2>&1
+	r "list -BF" "$(fwobj $C list -BF -b $BUS)"
+	r "list -DF D1" "$(fwobj $C list -DF -d $D1)"
+	# sorted: the DIMM order of our list is not 76.1's (not this test's)
+	r "list -DF all" "$(fwobj $C list -DF -b $BUS | tr ' ' '\n' | sort | tr '\n' ' ')"
+	$C update-firmware --no-arm -f /tmp/fw.empty $D1 > /tmp/fw.o 2>&1
+	r "empty image" "$(rcof empty)"
+	dd if=/dev/zero of=/tmp/fw.big bs=1M count=2 2> /dev/null
+	$C update-firmware --no-arm -f /tmp/fw.big $D1 > /tmp/fw.o 2>&1
+	r "2 MiB image" "$(rcof big)"
+	rm -f /tmp/fw.big
+	$C update-firmware --no-arm -f /tmp/fw.missing $D1 > /tmp/fw.o 2>&1
+	r "missing image" "$(rcof missing)"
+	r "states after bad images" "$(states)"
+	r "D1 after bad images" "$(fwobj $C list -DF -d $D1)"
+	$C update-firmware -f /tmp/fw.img $D1 > /tmp/fw.o 2>&1
+	r "update D1" "$(rcof update)"
+	r "states after update" "$(states)"
+	r "D1 after update" "$(fwobj $C list -DF -d $D1)"
+	r "bus after update" "$(fwobj $C list -BF -b $BUS)"
+	$C update-firmware --disarm $D1 > /tmp/fw.o 2>&1
+	r "disarm" "$(rcof disarm)"
+	r "states after disarm" "$(states)"
+	$C update-firmware --arm $D1 > /tmp/fw.o 2>&1
+	r "arm" "$(rcof arm)"
+	r "states after arm" "$(states)"
+	$C activate-firmware --dry-run --force $BUS > /tmp/fw.o 2>&1
+	r "activate --dry-run" "$(rcof dry-run)"
+	r "states after dry-run" "$(states)"
+	$C activate-firmware --force $BUS > /tmp/fw.o 2>&1
+	r "activate --force" "$(rcof activate)"
+	wait_idle
+	r "D1 result" "$(dimm_attr $D1 result)"
+	r "states after activation" "$(states)"
+	r "D1 after activation" "$(fwobj $C list -DF -d $D1)"
+	$C update-firmware --no-arm -f /tmp/fw.img $D2 $D3 > /tmp/fw.o 2>&1
+	r "update --no-arm D2 D3" "$(rcof no-arm)"
+	r "states after --no-arm" "$(states)"
+	r "D2 after --no-arm" "$(fwobj $C list -DF -d $D2)"
+	$C activate-firmware --force $BUS > /tmp/fw.o 2>&1
+	r "activate with nothing armed" "$(rcof nothing-armed)"
+	r "states after activate with nothing armed" "$(states)"
+	$C update-firmware --arm $D2 > /tmp/fw.o 2>&1
+	$C activate-firmware --force --no-idle $BUS > /tmp/fw.o 2>&1
+	r "activate --no-idle" "$(rcof no-idle)"
+	wait_idle
+	r "results after --no-idle" "$(dimm_attr $D1 result) $(dimm_attr $D2 result) $(dimm_attr $D3 result)"
+	r "noidle restored" "$(cat $BUSDIR/nfit/firmware_activate_noidle 2>&1)"
+	$C update-firmware -f /tmp/fw.img nmem999 > /tmp/fw.o 2>&1
+	r "no such DIMM" "$(rcof nosuch)"
+	$C update-firmware $D1 > /tmp/fw.o 2>&1
+	r "neither image nor arm" "$(rcof usage)"
+	r "final states" "$(states)"
+}
+if [ -x $OURS ]; then
+	: > /tmp/fw.empty
+	: > /tmp/fw.codes
+	for who in debian ours; do
+		C=ndctl
+		[ $who = ours ] && C=$OURS
+		if reload fw_update=1; then
+			fw_sequence $C /tmp/fw.seq.$who
+		else
+			nok "reload fw_update=1 for $who: $(cat /tmp/fw.unload)"
+		fi
+	done
+	while IFS= read -r line; do diag "$line"; done < /tmp/fw.codes
+	[ -d "$NVT_OUT" ] && cp /tmp/fw.seq.debian /tmp/fw.seq.ours "$NVT_OUT/" 2> /dev/null
+	n=0
+	while IFS= read -r line; do
+		n=$((n + 1))
+		key=${line%% = *}
+		want=${line#* = }
+		got=$(sed -n "${n}p" /tmp/fw.seq.ours)
+		expect_eq "our ndctl = Debian's: $key" "${got#* = }" "$want"
+		[ "${got%% = *}" = "$key" ] || nok "our sequence out of step at line $n: '$got'"
+	done < /tmp/fw.seq.debian
+	expect_eq "our ndctl: as many records as Debian's" "$(wc -l < /tmp/fw.seq.ours)" \
+		"$(wc -l < /tmp/fw.seq.debian)"
+	check "the sequence staged and activated (Debian's)" grep -q "^D1 result = success" /tmp/fw.seq.debian
+
+	# ours only: a sequence error from the firmware, --verify, overflow
+	# (still loaded with fw_update=1, all DIMMs idle)
+	set -- $(fw_dimms)
+	ctx=$(nvt-fw /dev/$1 start | sed -n 's/.*context=//p')
+	$OURS update-firmware --no-arm -f /tmp/fw.img $1 > /tmp/fw.o 2>&1
+	rc=$?
+	expect_eq "ours: update while another update is open: exit 1" "$rc" 1
+	check "ours: ... says so ($(head -n 1 /tmp/fw.o))" grep -q "start: an update is already in progress" /tmp/fw.o
+	nvt-fw /dev/$1 finish $ctx abort > /dev/null
+	info0=$(nvt-fw /dev/$1 info)
+	$OURS update-firmware --no-arm --verify -f /tmp/fw.img $1 > /tmp/fw.o 2>&1
+	expect_eq "ours: update --verify: exit 0 ($(tail -n 1 /tmp/fw.o))" "$?" 0
+	check "ours: the staged version is in its JSON" grep -q "\"next_version\":" /tmp/fw.o
+	dd if=/dev/zero of=/tmp/fw.small bs=32 count=1 2> /dev/null
+	$OURS update-firmware --no-arm -f /tmp/fw.small $2 > /tmp/fw.o 2>&1
+	expect_eq "ours: a 32-byte image the DIMM rejects: exit 1" "$?" 1
+	check "ours: ... as a bad image at finish ($(head -n 1 /tmp/fw.o))" grep -q "finish: image failed verification" /tmp/fw.o
+	rm -f /tmp/fw.small
+	# four armed DIMMs overflow the mock's maximum: the fourth is undone
+	if [ $# -ge 4 ]; then
+		$OURS update-firmware --arm -b $(cat $BUSDIR/provider) all > /tmp/fw.o 2>&1
+		expect_eq "ours: arm all: exit 1 (overflow)" "$?" 1
+		check "ours: ... arm aborted, tripped overflow" grep -q "arm aborted, tripped overflow" /tmp/fw.o
+		expect_eq "ours: the bus is not left in overflow" "$(bus_attr activate)" armed
+		$OURS update-firmware --arm --force $4 > /tmp/fw.o 2>&1
+		expect_eq "ours: arm --force keeps the overflowing arm" "$?:$(bus_attr activate)" 0:overflow
+		$OURS update-firmware --disarm all > /tmp/fw.o 2>&1
+		expect_eq "ours: disarm all" "$?:$(bus_attr activate)" 0:idle
+	fi
+	reload && ok "nfit_test reloaded without fw_update" || nok "reload: $(cat /tmp/fw.unload)"
+else
+	skip "our ndctl against Debian's" "no $OURS"
+fi

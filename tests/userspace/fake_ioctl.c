@@ -10,6 +10,7 @@
  * Environment: FAKE_MAX_XFER (default 4076, QEMU's non-divisor value),
  * FAKE_IOCTL_LOG (append "cmd offset length" lines), FAKE_FW_STATUS
  * (non-zero: every data command reports this firmware status).
+ * ND_IOCTL_CALL of the firmware-update functions: fake_fw.c.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -27,6 +28,8 @@
 #include <unistd.h>
 
 #include <linux/ndctl.h>
+
+#include "fake_fw.h"
 
 static void log_req(const char *what, unsigned int off, unsigned int len)
 {
@@ -131,6 +134,10 @@ int ioctl(int fd, unsigned long req, ...)
 	va_start(ap, req);
 	arg = va_arg(ap, void *);
 	va_end(ap);
+	/* the firmware-update DSMs: fake_fw.c, for DIMMs with a P.fw file */
+	rc = fake_fw_call(fd, req, arg);
+	if (rc != FAKE_FW_PASS)
+		return rc;
 	lfd = lsa_fd(fd);
 	if (lfd < 0)
 		return syscall(SYS_ioctl, fd, req, arg);

@@ -93,7 +93,7 @@ _nvt_ndctl_values()
 	--align) words="4K 2M 1G" ;;
 	--sector-size) words="512 520 528 4096 4104 4160 4224" ;;
 	--label-version) words="1.1 1.2" ;;
-	--output|--input)
+	--output|--input|--firmware)
 		compopt -o filenames 2> /dev/null
 		mapfile -t COMPREPLY < <(compgen -f -- "$3")
 		return
@@ -163,9 +163,9 @@ _nvt_ndctl()
 	inject-smart) w="$(_nvt_ndctl_devices dimm)" ;;
 	monitor) return 0 ;;
 	clear-errors) w="$(_nvt_ndctl_devices namespace) all" ;;
-	*-scrub) w="$(_nvt_ndctl_devices bus) all" ;;
+	*-scrub|activate-firmware) w="$(_nvt_ndctl_devices bus) all" ;;
 	*-region) w="$(_nvt_ndctl_devices region) all" ;;
-	*-dimm|*-labels|*-passphrase|freeze-security|wait-overwrite)
+	*-dimm|*-labels|*-passphrase|freeze-security|wait-overwrite|update-firmware)
 		w="$(_nvt_ndctl_devices dimm) all" ;;
 	*) return 0 ;;
 	esac

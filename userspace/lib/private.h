@@ -203,6 +203,11 @@ struct ndctl_cmd {
 /* DIMM ND_CMD_CALL packages (smart.c), submitted on the open /dev/nmemN */
 int nd_dimm_call_submit(struct ndctl_cmd *cmd, int fd);
 
+/* Intel family packages (smart.c), also for firmware.c */
+bool nd_intel_func(struct ndctl_dimm *dimm, unsigned int func);
+struct ndctl_cmd *nd_intel_cmd(struct ndctl_dimm *dimm, unsigned int func,
+		unsigned int in, unsigned int out);
+
 /* bus commands (ars.c): submit through /dev/ndctlN */
 int nd_bus_cmd_submit(struct ndctl_cmd *cmd);
 struct ndctl_cmd *nd_bus_cmd_alloc(struct ndctl_bus *bus, int type,

@@ -154,6 +154,18 @@ static struct ndctl_cmd *intel_cmd(struct ndctl_dimm *dimm, unsigned int func,
 	return cmd;
 }
 
+/* firmware.c's Intel functions share the envelope */
+bool nd_intel_func(struct ndctl_dimm *dimm, unsigned int func)
+{
+	return intel_func(dimm, func);
+}
+
+struct ndctl_cmd *nd_intel_cmd(struct ndctl_dimm *dimm, unsigned int func,
+		unsigned int in, unsigned int out)
+{
+	return intel_cmd(dimm, func, in, out);
+}
+
 static unsigned int cmd_func(struct ndctl_cmd *cmd)
 {
 	if (!cmd || !cmd->dimm || cmd->type != ND_CMD_CALL)

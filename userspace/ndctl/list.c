@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "firmware.h"
 #include "health.h"
 #include "util.h"
 #include "filter.h"
@@ -34,13 +35,14 @@ static const struct cmd_help list_help = {
 	"    -M, --media-errors    include media errors\n"
 	"    -u, --human           use human friendly number formats\n"
 	"    -H, --health          include DIMM health (implies --dimms)\n"
+	"    -F, --firmware        include firmware info of DIMMs and buses\n"
 	"    -v, --verbose         increase output detail\n"
 	"    -h, --help            show this help\n",
 };
 
 struct list_opts {
 	const char *bus, *region, *dimm, *ns, *mode, *type;
-	bool B, D, R, N, idle, configured, human, verbose, media, health;
+	bool B, D, R, N, idle, configured, human, verbose, media, health, fw;
 	int vlevel;		/* -v given this many times */
 };
 
@@ -644,6 +646,7 @@ int cmd_list(int argc, char **argv)
 		{ "media-errors", no_argument, NULL, 'M' },
 		{ "human", no_argument, NULL, 'u' },
 		{ "health", no_argument, NULL, 'H' },
+		{ "firmware", no_argument, NULL, 'F' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -658,7 +661,7 @@ int cmd_list(int argc, char **argv)
 
 	memset(&o, 0, sizeof(o));
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "b:r:d:n:m:t:BDRNicMuHvh", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "b:r:d:n:m:t:BDRNicMuHFvh", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'b': o.bus = optarg; break;
 		case 'r': o.region = optarg; break;
@@ -675,6 +678,7 @@ int cmd_list(int argc, char **argv)
 		case 'M': o.media = true; break;
 		case 'u': o.human = true; break;
 		case 'H': o.health = o.D = true; break;
+		case 'F': o.fw = true; break;
 		case 'v': o.verbose = true; o.vlevel++; verbose = 1; break;
 		case 'h': return print_help(&list_help, stdout);
 		default: return print_help(&list_help, stderr);
@@ -715,7 +719,7 @@ int cmd_list(int argc, char **argv)
 	jregions = json_object_new_array();
 	jnss = json_object_new_array();
 	ndctl_bus_foreach(ctx, bus) {
-		struct json_object *bdimms, *bregions, *bnss, *jbus = NULL;
+		struct json_object *bdimms, *bregions, *bnss, *jbus = NULL, *jd;
 		struct ndctl_region *region;
 		struct ndctl_dimm *dimm;
 
@@ -733,7 +737,10 @@ int cmd_list(int argc, char **argv)
 				/* 76.1: -c shows disabled DIMMs and regions too */
 				if (!o.idle && !o.configured && !ndctl_dimm_is_enabled(dimm))
 					continue;
-				json_object_array_add(bdimms, dimm_to_json(dimm, o.human, o.health));
+				jd = dimm_to_json(dimm, o.human, o.health);
+				if (jd && o.fw)
+					add(jd, "firmware", dimm_firmware_json(dimm, o.human));
+				json_object_array_add(bdimms, jd);
 			}
 		}
 		if (o.R || o.N) {
@@ -796,8 +803,11 @@ int cmd_list(int argc, char **argv)
 			jbus = json_object_new_object();
 			add(jbus, "provider", json_object_new_string(ndctl_bus_get_provider(bus)));
 			add(jbus, "dev", json_object_new_string(ndctl_bus_get_devname(bus)));
+			/* 76.1: a bus without scrub_state shows no firmware */
 			if (scrub)
 				add(jbus, "scrub_state", json_object_new_string(scrub));
+			if (scrub && o.fw)
+				add(jbus, "firmware", bus_firmware_json(bus));
 			put_array(jbus, "dimms", bdimms);
 			put_array(jbus, "regions", bregions);
 			put_array(jbus, "namespaces", bnss);

@@ -616,6 +616,84 @@ int ndctl_dimm_master_secure_erase(struct ndctl_dimm *dimm, long key);
 int ndctl_dimm_overwrite(struct ndctl_dimm *dimm, long key);
 int ndctl_dimm_wait_overwrite(struct ndctl_dimm *dimm);
 
+/*
+ * ---- DIMM firmware update and activation (firmware.c, LIBNDCTL_6) ----
+ * The update calls return -errno when the command could not be sent and
+ * otherwise the firmware's answer as an enum ndctl_fw_status (0: success).
+ */
+enum ndctl_fw_status {
+	NDCTL_FW_SUCCESS = 0,
+	NDCTL_FW_UNSUPPORTED,	/* the DIMM does not implement the function */
+	NDCTL_FW_INVALID_PARAM,	/* bad offset, length, flags */
+	NDCTL_FW_BUSY,		/* start: an update is already in progress */
+	NDCTL_FW_BAD_CONTEXT,	/* send/finish/query: wrong or stale context */
+	NDCTL_FW_DONE,		/* finish: the update was already finished */
+	NDCTL_FW_VERIFYING,	/* query: still verifying, ask again */
+	NDCTL_FW_BAD_IMAGE,	/* finish/query: the image failed verification */
+	NDCTL_FW_ABORTED,	/* finish with abort: the update was dropped */
+	NDCTL_FW_SEQUENCE,	/* query: no update was finished */
+	NDCTL_FW_ERROR,		/* any other status */
+};
+
+struct ndctl_fw_info {
+	unsigned int storage_size;	/* bytes an image may have */
+	unsigned int max_send_len;	/* bytes per send */
+	unsigned int query_interval_us;
+	unsigned int max_query_time_us;
+	unsigned int update_cap;
+	unsigned int fis_version;
+	unsigned long long run_version;
+	unsigned long long next_version;	/* 0: nothing staged */
+};
+
+int ndctl_fw_xlat_status(unsigned int func, unsigned int status);
+const char *ndctl_fw_status_str(int status);
+int ndctl_dimm_fw_update_supported(struct ndctl_dimm *dimm);
+int ndctl_dimm_fw_get_info(struct ndctl_dimm *dimm, struct ndctl_fw_info *info);
+int ndctl_fw_image_check(const struct ndctl_fw_info *info,
+		unsigned long long len);
+int ndctl_dimm_fw_start(struct ndctl_dimm *dimm, unsigned int *context);
+int ndctl_dimm_fw_send(struct ndctl_dimm *dimm, unsigned int context,
+		unsigned int offset, unsigned int len, const void *data);
+int ndctl_dimm_fw_finish(struct ndctl_dimm *dimm, unsigned int context);
+int ndctl_dimm_fw_abort(struct ndctl_dimm *dimm, unsigned int context);
+int ndctl_dimm_fw_query(struct ndctl_dimm *dimm, unsigned int context,
+		unsigned long long *version);
+
+/* activation: 6.1's firmware/ attributes; getters return the enum or -errno */
+enum ndctl_fwa_state {
+	NDCTL_FWA_IDLE,
+	NDCTL_FWA_ARMED,
+	NDCTL_FWA_BUSY,
+	NDCTL_FWA_ARM_OVERFLOW,	/* bus only */
+};
+
+enum ndctl_fwa_result {
+	NDCTL_FWA_RESULT_NONE,
+	NDCTL_FWA_RESULT_SUCCESS,
+	NDCTL_FWA_RESULT_FAIL,
+	NDCTL_FWA_RESULT_NOTSTAGED,
+	NDCTL_FWA_RESULT_NEEDRESET,
+	NDCTL_FWA_RESULT_BUSY,
+};
+
+enum ndctl_fwa_method {
+	NDCTL_FWA_METHOD_RESET,		/* no runtime activation */
+	NDCTL_FWA_METHOD_SUSPEND,	/* capability "quiesce" */
+	NDCTL_FWA_METHOD_LIVE,		/* capability "live" */
+};
+
+const char *ndctl_fwa_state_str(int state);
+const char *ndctl_fwa_result_str(int result);
+int ndctl_dimm_get_fw_activate_state(struct ndctl_dimm *dimm);
+int ndctl_dimm_get_fw_activate_result(struct ndctl_dimm *dimm);
+int ndctl_dimm_fw_activate_arm(struct ndctl_dimm *dimm, bool arm);
+int ndctl_bus_get_fw_activate_state(struct ndctl_bus *bus);
+int ndctl_bus_get_fw_activate_method(struct ndctl_bus *bus);
+int ndctl_bus_activate_firmware(struct ndctl_bus *bus, bool live);
+int ndctl_bus_set_fw_activate_noidle(struct ndctl_bus *bus, bool noidle);
+int ndctl_bus_get_fw_activate_noidle(struct ndctl_bus *bus);
+
 #ifdef __cplusplus
 }
 #endif
