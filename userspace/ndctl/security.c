@@ -301,8 +301,6 @@ static int sec_action(int argc, char **argv, enum sec_action a)
 {
 	static const struct option lopts[] = {
 		{ "key-handle", required_argument, NULL, 'k' },	/* 76.1's */
-		{ "key_handle", required_argument, NULL, 'k' },
-		{ "key", required_argument, NULL, 'k' },
 		{ "master-passphrase", no_argument, NULL, 'm' },	/* 76.1's -m */
 		{ "crypto-erase", no_argument, NULL, 'c' },
 		{ "overwrite", no_argument, NULL, 'o' },
