@@ -504,6 +504,25 @@ static void conf_free(struct mconf *c)
 	free(c->log);
 }
 
+/*
+ * The long option getopt_long() just returned, spelled out in full?  It
+ * takes any unambiguous prefix ("--name" for --namespace), which would
+ * make options of other commands mean something here.
+ */
+static bool long_exact(char **argv, const char *name)
+{
+	const char *tok = argv[optind - 1];
+	size_t len;
+
+	if (optarg && optarg == argv[optind - 1] && optind >= 2)
+		tok = argv[optind - 2];
+	if (strncmp(tok, "--", 2))
+		return false;
+	tok += 2;
+	len = strcspn(tok, "=");
+	return len == strlen(name) && !strncmp(tok, name, len);
+}
+
 int cmd_monitor(int argc, char **argv)
 {
 	enum { OPT_DAEMON = 256 };
@@ -531,12 +550,15 @@ int cmd_monitor(int argc, char **argv)
 	struct ndctl_ctx *ctx;
 	struct ndctl_bus *bus;
 	struct ndctl_dimm *dimm;
-	int ch, ep, rc = 0;
+	int ch, ep, li, rc = 0;
 	char buf[64];
 	char *end;
 
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "b:d:r:n:D:l:c:p:uvh", lopts, NULL)) != -1) {
+	for (li = -1; (ch = getopt_long(argc, argv, "b:d:r:n:D:l:c:p:uvh", lopts,
+					&li)) != -1; li = -1) {
+		if (li >= 0 && !long_exact(argv, lopts[li].name))
+			ch = '?';
 		switch (ch) {
 		case 'b': rc = words_add(&c.bus, optarg); break;
 		case 'd': rc = words_add(&c.dimm, optarg); break;
