@@ -215,6 +215,9 @@ struct nvdimm_security_ops {
  * @fw_ops: runtime firmware activation, NULL when the DIMM has none
  * @sec_ops: passphrase security, NULL when the DIMM has none
  * @dimm_id: the DIMM's unique id (its key is "nvdimm:<dimm_id>"), or NULL
+ * @probe: reads provider state the DIMM's @groups depend on (it may send
+ *	commands through the bus's ndctl hook), called by nvdimm_create()
+ *	before the DIMM is added; NULL for none
  */
 struct nvdimm_desc {
 	void *provider_data;
@@ -226,6 +229,7 @@ struct nvdimm_desc {
 	const struct nvdimm_fw_ops *fw_ops;
 	const struct nvdimm_security_ops *sec_ops;
 	const char *dimm_id;
+	void (*probe)(struct nvdimm *nvdimm);
 };
 
 /**

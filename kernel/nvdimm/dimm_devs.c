@@ -195,6 +195,8 @@ struct nvdimm *nvdimm_create(struct nvdimm_bus *nvdimm_bus,
 		put_device(&nvdimm->dev);
 		return NULL;
 	}
+	if (desc->probe)
+		desc->probe(nvdimm);
 	if (nd_device_add(&nvdimm->dev, "nmem%d", id)) {
 		xa_erase(&nvdimm_xa, id);
 		return NULL;

@@ -68,6 +68,17 @@ done
 
 # --- list -H and thresholds ---------------------------------------------------
 rec health.default "$(health)"
+
+# --- nfit/dirty_shutdown: the SMART shutdown count read at registration -------
+dsc() { cat "$1/nfit/dirty_shutdown" 2> /dev/null || echo absent; }
+rec dirty.sysfs "$(dsc $ND)"
+expect_eq "$D: nfit/dirty_shutdown = the shutdown count of its SMART at load" \
+	"$(dsc $ND)" "$(health | sed -n 's/.*"shutdown_count":\([0-9]*\).*/\1/p')"
+# what Debian's ndctl list -D makes of it (76.1's JSON has no such key)
+rec dirty.list "$(ndctl list -D -d $D | tr -d ' \t\n' | sed -n 's/.*"dirty_shutdown":\([0-9-]*\).*/\1/p')"
+echo 7 > $ND/nfit/dirty_shutdown 2> /dev/null
+rec dirty.write-rc $?
+expect_eq "nfit/dirty_shutdown is read-only" "$(sed -n 's/^dirty.write-rc = //p' $OUTF)" 1
 HAVE_OURS=
 if [ -x $OURS ] && $OURS list -H -d $D > /dev/null 2>&1; then
 	HAVE_OURS=1
@@ -116,6 +127,9 @@ expect_eq "un-injected: health as loaded (but the shutdown count)" \
 c0=$(sed -n 's/^health.default = .*"shutdown_count":\([0-9]*\).*/\1/p' $OUTF)
 c1=$(health | sed -n 's/.*"shutdown_count":\([0-9]*\).*/\1/p')
 expect_eq "an injected unsafe shutdown counts" "$c1" "$((c0 + 1))"
+rec dirty.after-unsafe "$(dsc $ND)"
+expect_eq "nfit/dirty_shutdown stays the count read at registration ($c0)" \
+	"$(dsc $ND)" "$c0"
 
 # the same steps by our ndctl: the same health after each (the shutdown
 # count one higher: Debian's pass injected one unsafe shutdown already)
@@ -188,6 +202,9 @@ if [ -n "$X" ]; then
 	fi
 	[ $rc != 0 ] && ok "inject-smart on $X (no health functions): refused ($rc)" ||
 		nok "inject-smart on $X (no health functions): accepted"
+	rec dirty.nosmart "$(dsc /sys/bus/nd/devices/$X)"
+	[ "$NVT_SET" != upstream ] && expect_eq "$X (no SMART function): no nfit/dirty_shutdown" \
+		"$(dsc /sys/bus/nd/devices/$X)" absent
 	xh=$(ndctl list -H -d $X | tr -d ' \t\n')
 	case $xh in *'"health"'*) nok "$X: list -H shows health: $xh" ;; *) ok "$X: list -H has no health" ;; esac
 fi
@@ -214,6 +231,109 @@ if [ -n "$TD" ]; then
 	expect_eq "knobs cleared: SMART answers again" "$(health)" \
 		"$(sed -n 's/^health.base = //p' $OUTF)"
 fi
+
+# --- monitor --daemon and -c, ours (called below, on our mock) ----------------
+# daemon_pid LOG: the pid of the "[time] [pid] ndctl monitor daemon started"
+# line of LOG, waited for up to 5 s
+daemon_pid() {
+	local i p
+	for i in $(seq 1 50); do
+		p=$(sed -n 's/^\[[0-9. ]*\] \[\([0-9]*\)\] ndctl monitor daemon started$/\1/p' "$1" | head -n 1)
+		[ -n "$p" ] && { echo $p; return 0; }
+		usleep 100000
+	done
+	return 1
+}
+# wait_json LOG...: until every LOG has a JSON line (5 s at most)
+wait_json() {
+	local i f n
+	for i in $(seq 1 50); do
+		n=0
+		for f in "$@"; do grep -q '^{' "$f" && n=$((n + 1)); done
+		[ $n = $# ] && return 0
+		usleep 100000
+	done
+	return 1
+}
+monitor_daemon() {
+	local dlog=/tmp/ns.daemon elog=/tmp/ns.daemon76 rc dpid epid i
+	: > $dlog; : > $elog
+	$OURS monitor --daemon -d $D -D dimm-unclean-shutdown -l $dlog > /tmp/ns.d.out 2>&1
+	rc=$?
+	expect_eq "ours monitor --daemon returns at once, exit 0 ($(head -c 200 /tmp/ns.d.out))" $rc 0
+	dpid=$(daemon_pid $dlog)
+	if [ -z "$dpid" ] || [ ! -d /proc/$dpid ]; then
+		nok "ours monitor --daemon: no 'daemon started' line (log: $(head -c 300 $dlog))"
+		return
+	fi
+	ok "ours monitor --daemon: pid $dpid, detached ($(cut -d' ' -f6 /proc/$dpid/stat) = its session)"
+	# Debian's daemon beside it, with the same filter, for the line
+	ndctl monitor --daemon -d $D -D dimm-unclean-shutdown -l $elog > /dev/null 2>&1
+	epid=$(daemon_pid $elog)
+	expect_eq "ours daemon: nothing logged before the event" "$(grep -c '^{' $dlog)" 0
+	ndctl inject-smart --unsafe-shutdown $D > /dev/null 2>&1
+	wait_json $dlog $elog
+	expect_eq "ours daemon logged the unclean shutdown within 5 s" \
+		"$(grep -c '^{' $dlog)" 1
+	expect_eq "ours daemon's line = Debian's daemon's (but timestamp, pid, count)" \
+		"$(norm $dlog)" "$(norm $elog)"
+	expect_eq "ours daemon's line has its pid" \
+		"$(grep '^{' $dlog | head -n 1 | sed -n 's/.*"pid":\([0-9]*\).*/\1/p')" "$dpid"
+	kill $dpid $epid 2> /dev/null
+	for i in $(seq 1 20); do [ -d /proc/$dpid ] || break; usleep 100000; done
+	[ -d /proc/$dpid ] && nok "ours daemon $dpid still runs after SIGTERM" ||
+		ok "ours daemon ended on SIGTERM"
+	ndctl inject-smart --unsafe-shutdown-uninject $D > /dev/null 2>&1
+	# standard output is gone once detached
+	$OURS monitor --daemon -d $D -l standard > /tmp/ns.d.out 2>&1
+	rc=$?
+	[ $rc != 0 ] && grep -q "daemon" /tmp/ns.d.out && ok "--daemon -l standard refused ($rc)" ||
+		nok "--daemon -l standard: $rc $(cat /tmp/ns.d.out)"
+}
+monitor_config() {
+	local cf=/tmp/ns.conf clog=/tmp/ns.clog n D2= mpid rc
+	# a second DIMM of the bus with the health functions
+	for n in /sys/bus/nd/devices/nmem*; do
+		[ "$(cat $n/../provider 2> /dev/null)" = nfit_test.0 ] || continue
+		[ "$(basename $n)" != $D ] || continue
+		m=$(cat $n/nfit/dsm_mask 2> /dev/null) || continue
+		[ $((m >> 18 & 1)) = 1 ] && { D2=$(basename $n); break; }
+	done
+	# both in an unclean shutdown: a monitor logs each DIMM it watches at start
+	ndctl inject-smart --unsafe-shutdown $D > /dev/null 2>&1
+	[ -n "$D2" ] && ndctl inject-smart --unsafe-shutdown $D2 > /dev/null 2>&1
+	: > $clog
+	printf '[monitor]\n# the DIMM and the log come from here\ndimm = %s\ndimm-event = dimm-unclean-shutdown\nlog = %s\n' \
+		$D $clog > $cf
+	$OURS monitor -c $cf > /tmp/ns.c.out 2>&1 &
+	mpid=$!
+	wait_json $clog
+	usleep 500000
+	kill $mpid 2> /dev/null; wait $mpid 2> /dev/null
+	expect_eq "monitor -c (dimm = $D, log = file): one line, $D's (other: ${D2:-none})" \
+		"$(grep '^{' $clog | sed -n 's/.*"dev":"\(nmem[0-9]*\)".*/\1/p' | tr '\n' ' ')" "$D "
+	ndctl inject-smart --unsafe-shutdown-uninject $D > /dev/null 2>&1
+	[ -n "$D2" ] && ndctl inject-smart --unsafe-shutdown-uninject $D2 > /dev/null 2>&1
+	# bad configurations: an error naming the problem, exit status not 0
+	printf '[monitor]\ndimm = %s\ndimms = %s\n' $D $D > $cf
+	$OURS monitor -c $cf > /tmp/ns.c.out 2>&1
+	rc=$?
+	[ $rc != 0 ] && grep -q "unknown key 'dimms'" /tmp/ns.c.out &&
+		ok "monitor -c: unknown key refused ($rc): $(cat /tmp/ns.c.out)" ||
+		nok "monitor -c, unknown key: $rc $(cat /tmp/ns.c.out)"
+	printf '[monitor]\nnot a key value line\n' > $cf
+	$OURS monitor -c $cf > /tmp/ns.c.out 2>&1
+	rc=$?
+	[ $rc != 0 ] && grep -q "$cf:2" /tmp/ns.c.out && ok "monitor -c: a line without '=' refused ($rc)" ||
+		nok "monitor -c, no '=': $rc $(cat /tmp/ns.c.out)"
+	for cf in /tmp/ns-no-such.conf /tmp; do
+		$OURS monitor --daemon -c $cf -l /tmp/ns.never > /tmp/ns.c.out 2>&1
+		rc=$?
+		[ $rc != 0 ] && grep -q "$cf: cannot be" /tmp/ns.c.out && [ ! -s /tmp/ns.never ] &&
+			ok "monitor --daemon -c $cf: refused ($rc) before detaching: $(cat /tmp/ns.c.out)" ||
+			nok "monitor -c $cf: $rc $(cat /tmp/ns.c.out)"
+	done
+}
 
 # --- monitor: an injected unsafe shutdown wakes it -----------------------------
 log=/tmp/ns.monitor
@@ -258,6 +378,8 @@ if [ "$NVT_SET" != upstream ]; then
 		norm() { grep '^{' "$1" | head -n 1 | sed 's/"timestamp":"[^"]*",//;s/"pid":[0-9]*,//;s/"shutdown_count":[0-9]*//'; }
 		expect_eq "ours monitor's line = Debian's (but timestamp, pid, count)" \
 			"$(norm $log2)" "$(norm $log)"
+		monitor_daemon
+		monitor_config
 	fi
 	n=$(cat /sys/kernel/debug/nfit_test/$D/health_notified 2> /dev/null)
 	[ -n "$n" ] && [ "$n" -gt 0 ] && ok "the mock raised $n health notifications" ||

@@ -93,7 +93,7 @@ _nvt_ndctl_values()
 	--align) words="4K 2M 1G" ;;
 	--sector-size) words="512 520 528 4096 4104 4160 4224" ;;
 	--label-version) words="1.1 1.2" ;;
-	--output|--input|--firmware)
+	--output|--input|--firmware|--config-file|--log)
 		compopt -o filenames 2> /dev/null
 		mapfile -t COMPREPLY < <(compgen -f -- "$3")
 		return

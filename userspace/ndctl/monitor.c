@@ -9,17 +9,32 @@
  * the filter is logged as one JSON line: {"timestamp", "pid", "event":
  * {one boolean per filtered event}, "dimm": {its list object and
  * health}}, to stdout or the -l file.  Ends on SIGINT / SIGTERM.
+ *
+ * As 76.1: --daemon detaches (the log then defaults to syslog; a -l file
+ * gets the JSON lines and "[time] [pid] message" lines), and the filters
+ * and the log can come from a configuration file (-c FILE, else every
+ * *.conf of /etc/ndctl.conf.d): "key = value ..." lines in its [monitor]
+ * section, keys dimm, bus, region, namespace, dimm-event, log.  A filter
+ * given both ways takes either value; -l wins over the file's log.
+ * Unlike 76.1, a [monitor] line that is not "key = value" or names
+ * another key, and a file that cannot be read, are errors (EINVAL, or
+ * the open's errno), not skipped.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <syslog.h>
 #include <sys/epoll.h>
+#include <sys/stat.h>
 #include "util.h"
 #include "health.h"
 
@@ -27,11 +42,18 @@ static const struct cmd_help monitor_help = {
 	"ndctl monitor [<options>]",
 	"    -b, --bus <bus-id>    monitor DIMMs on this bus only\n"
 	"    -d, --dimm <dimm>     monitor this DIMM only\n"
+	"    -r, --region <region> monitor the DIMMs of this region only\n"
+	"    -n, --namespace <ns>  monitor the DIMMs of this namespace's region only\n"
 	"    -D, --dimm-event <name,...>\n"
 	"                          the events: dimm-spares-remaining, dimm-media-temperature,\n"
 	"                          dimm-controller-temperature, dimm-health-state,\n"
 	"                          dimm-unclean-shutdown, all (default)\n"
-	"    -l, --log <file>      log to this file (default: standard output)\n"
+	"    -l, --log <file>      log to this file, syslog or standard (default: standard\n"
+	"                          output; syslog with --daemon)\n"
+	"    -c, --config-file <file>\n"
+	"                          read the [monitor] keys from this file (default: the\n"
+	"                          *.conf files of /etc/ndctl.conf.d)\n"
+	"        --daemon          detach and run in the background\n"
 	"    -p, --poll <seconds>  also re-read every DIMM this often\n"
 	"    -u, --human           pretty JSON\n"
 	"    -v, --verbose         debug messages\n"
@@ -58,10 +80,32 @@ static const struct {
 	{ EV_UNCLEAN, "dimm-unclean-shutdown" },
 };
 
+#define MONITOR_CONF_DIR "/etc/ndctl.conf.d"
+
 struct mdimm {
 	struct ndctl_dimm *dimm;
 	int fd;
 	unsigned int health, events;
+};
+
+/* a filter: the words of the option and of the configuration; any matches */
+struct words {
+	char **v;
+	unsigned int n;
+};
+
+/* where the lines go */
+struct mlog {
+	FILE *f;	/* the JSON lines (and, daemon, the messages), or NULL */
+	bool syslog;	/* else syslog */
+	bool daemon;	/* messages go to the log, not to stderr */
+	bool human;
+};
+
+struct mconf {
+	struct words bus, dimm, region, ns;
+	unsigned int events;
+	char *log;	/* the configuration's log */
 };
 
 static volatile sig_atomic_t stop;
@@ -69,6 +113,81 @@ static volatile sig_atomic_t stop;
 static void on_signal(int sig)
 {
 	stop = sig;
+}
+
+static int words_add(struct words *w, const char *s)
+{
+	while (*s) {
+		size_t len;
+		char **grown;
+
+		s += strspn(s, " \t");
+		len = strcspn(s, " \t");
+		if (!len)
+			break;
+		grown = realloc(w->v, (w->n + 1) * sizeof(*w->v));
+		if (!grown)
+			return -ENOMEM;
+		w->v = grown;
+		w->v[w->n] = strndup(s, len);
+		if (!w->v[w->n])
+			return -ENOMEM;
+		w->n++;
+		s += len;
+	}
+	return 0;
+}
+
+static void words_free(struct words *w)
+{
+	while (w->n)
+		free(w->v[--w->n]);
+	free(w->v);
+	w->v = NULL;
+}
+
+static bool words_bus(const struct words *w, struct ndctl_bus *bus)
+{
+	unsigned int i;
+
+	for (i = 0; i < w->n; i++)
+		if (match_bus(bus, w->v[i]))
+			return true;
+	return !w->n;
+}
+
+static bool words_dimm(const struct words *w, struct ndctl_dimm *dimm)
+{
+	unsigned int i;
+
+	for (i = 0; i < w->n; i++)
+		if (match_dimm(dimm, w->v[i]))
+			return true;
+	return !w->n;
+}
+
+/* the DIMM is in a region the region and namespace filters select */
+static bool words_region(const struct mconf *c, struct ndctl_bus *bus,
+		struct ndctl_dimm *dimm)
+{
+	const char *name = ndctl_dimm_get_devname(dimm);
+	struct ndctl_region *region;
+	struct ndctl_namespace *ndns;
+	unsigned int i;
+	bool r = !c->region.n, n = !c->ns.n;
+
+	if (r && n)
+		return true;
+	ndctl_region_foreach(bus, region) {
+		if (!region_has_dimm(region, name))
+			continue;
+		for (i = 0; i < c->region.n; i++)
+			r = r || match_region(region, c->region.v[i]);
+		ndctl_namespace_foreach(region, ndns)
+			for (i = 0; i < c->ns.n; i++)
+				n = n || match_namespace(ndns, c->ns.v[i]);
+	}
+	return r && n;
 }
 
 static int parse_events(const char *s, unsigned int *out)
@@ -99,6 +218,180 @@ static int parse_events(const char *s, unsigned int *out)
 	return rc ? rc : (m ? 0 : -EINVAL);
 }
 
+/* events of a value: names separated by commas or blanks */
+static int parse_event_words(const char *s, unsigned int *out)
+{
+	char *copy = strdup(s), *p;
+	int rc;
+
+	if (!copy)
+		return -ENOMEM;
+	for (p = copy; *p; p++)
+		if (*p == ' ' || *p == '\t')
+			*p = ',';
+	rc = parse_events(copy, out);
+	free(copy);
+	return rc;
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	s += strspn(s, " \t\r\n");
+	e = s + strlen(s);
+	while (e > s && strchr(" \t\r\n", e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+static int conf_key(struct mconf *c, const char *file, unsigned int line,
+		const char *key, const char *val)
+{
+	unsigned int ev;
+
+	if (!strcmp(key, "dimm"))
+		return words_add(&c->dimm, val);
+	if (!strcmp(key, "bus"))
+		return words_add(&c->bus, val);
+	if (!strcmp(key, "region"))
+		return words_add(&c->region, val);
+	if (!strcmp(key, "namespace"))
+		return words_add(&c->ns, val);
+	if (!strcmp(key, "dimm-event")) {
+		if (parse_event_words(val, &ev)) {
+			fail("%s:%u: bad dimm-event '%s'", file, line, val);
+			return -EINVAL;
+		}
+		c->events |= ev;
+		return 0;
+	}
+	if (!strcmp(key, "log")) {
+		free(c->log);
+		c->log = strdup(val);
+		return c->log ? 0 : -ENOMEM;
+	}
+	fail("%s:%u: unknown key '%s' (dimm, bus, region, namespace, dimm-event, log)",
+			file, line, key);
+	return -EINVAL;
+}
+
+/*
+ * One configuration file: "key = value" lines of its [monitor] section
+ * (or before any section); '#' starts a comment line; other sections
+ * ([core] of ndctl.conf) are not the monitor's.
+ */
+static int conf_read(struct mconf *c, const char *file)
+{
+	unsigned int lineno = 0;
+	bool ours = true;
+	size_t cap = 0;
+	char *line = NULL, *p, *eq;
+	FILE *f;
+	int rc = 0;
+
+	f = fopen(file, "r");
+	if (!f) {
+		rc = -errno;
+		fail("%s: cannot be opened: %s", file, strerror(errno));
+		return rc;
+	}
+	while (!rc) {
+		errno = 0;
+		if (getline(&line, &cap, f) < 0) {
+			if (ferror(f)) {
+				rc = errno ? -errno : -EIO;
+				fail("%s: cannot be read: %s", file, strerror(-rc));
+			}
+			break;
+		}
+		lineno++;
+		p = trim(line);
+		if (!*p || *p == '#')
+			continue;
+		if (*p == '[') {
+			eq = strchr(p, ']');
+			if (!eq || eq[1]) {
+				fail("%s:%u: bad section line '%s'", file, lineno, p);
+				rc = -EINVAL;
+				break;
+			}
+			*eq = '\0';
+			ours = !strcmp(trim(p + 1), "monitor");
+			continue;
+		}
+		if (!ours)
+			continue;
+		eq = strchr(p, '=');
+		if (!eq) {
+			fail("%s:%u: not 'key = value': '%s'", file, lineno, p);
+			rc = -EINVAL;
+			break;
+		}
+		*eq = '\0';
+		rc = conf_key(c, file, lineno, trim(p), trim(eq + 1));
+	}
+	free(line);
+	fclose(f);
+	return rc;
+}
+
+static int conf_filter(const struct dirent *d)
+{
+	size_t len = strlen(d->d_name);
+
+	return d->d_name[0] != '.' && len > 5 &&
+		!strcmp(d->d_name + len - 5, ".conf");
+}
+
+/* without -c: every *.conf of MONITOR_CONF_DIR, in name order */
+static int conf_read_dir(struct mconf *c)
+{
+	struct dirent **names;
+	char path[PATH_MAX];
+	int i, n, rc = 0;
+
+	n = scandir(MONITOR_CONF_DIR, &names, conf_filter, alphasort);
+	if (n < 0)
+		return 0;	/* no directory: no configuration */
+	for (i = 0; i < n; i++) {
+		if (!rc) {
+			snprintf(path, sizeof(path), "%s/%s", MONITOR_CONF_DIR,
+					names[i]->d_name);
+			rc = conf_read(c, path);
+		}
+		free(names[i]);
+	}
+	free(names);
+	return rc;
+}
+
+/* a message: stderr in the foreground; the log's, as 76.1, in a daemon */
+static void __attribute__((format(printf, 3, 4)))
+mlog_msg(const struct mlog *l, int prio, const char *fmt, ...)
+{
+	struct timespec ts;
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (!l->daemon) {
+		if (prio <= LOG_ERR)
+			fail("%s", msg);
+		return;
+	}
+	if (l->syslog) {
+		syslog(prio, "%s", msg);
+		return;
+	}
+	clock_gettime(CLOCK_REALTIME, &ts);
+	fprintf(l->f, "[%10ld.%09ld] [%d] %s\n", (long)ts.tv_sec, ts.tv_nsec,
+			(int)getpid(), msg);
+	fflush(l->f);
+}
+
 /* health and the event bits of the SMART record; -EIO when it fails */
 static int read_smart(struct ndctl_dimm *dimm, unsigned int *health,
 		unsigned int *events)
@@ -124,11 +417,12 @@ static int read_smart(struct ndctl_dimm *dimm, unsigned int *health,
 	return 0;
 }
 
-static void log_event(FILE *log, struct mdimm *m, unsigned int filter,
-		bool human)
+static void log_event(const struct mlog *l, struct mdimm *m,
+		unsigned int filter)
 {
 	struct json_object *msg = json_object_new_object(), *ev;
 	struct timespec ts;
+	const char *text;
 	char stamp[32];
 	unsigned int i;
 
@@ -147,19 +441,25 @@ static void log_event(FILE *log, struct mdimm *m, unsigned int filter,
 	if (ev)
 		json_object_object_add(msg, "event", ev);
 	json_object_object_add(msg, "dimm", dimm_to_json(m->dimm, false, true));
-	fprintf(log, "%s\n", json_object_to_json_string_ext(msg, human ?
-				JSON_C_TO_STRING_PRETTY : JSON_C_TO_STRING_PLAIN));
-	fflush(log);
+	text = json_object_to_json_string_ext(msg, l->human ?
+			JSON_C_TO_STRING_PRETTY : JSON_C_TO_STRING_PLAIN);
+	if (l->syslog) {
+		syslog(LOG_NOTICE, "%s", text);
+	} else {
+		fprintf(l->f, "%s\n", text);
+		fflush(l->f);
+	}
 	json_object_put(msg);
 }
 
 /* re-read one DIMM; log it when its events match */
-static void check(FILE *log, struct mdimm *m, unsigned int filter, bool human)
+static void check(const struct mlog *l, struct mdimm *m, unsigned int filter)
 {
 	unsigned int health, events;
 
 	if (read_smart(m->dimm, &health, &events) < 0) {
-		fail("%s: smart command failed", ndctl_dimm_get_devname(m->dimm));
+		mlog_msg(l, LOG_ERR, "%s: smart command failed",
+				ndctl_dimm_get_devname(m->dimm));
 		return;
 	}
 	if (health != m->health)
@@ -167,69 +467,159 @@ static void check(FILE *log, struct mdimm *m, unsigned int filter, bool human)
 	m->health = health;
 	m->events = events;
 	if (events & filter)
-		log_event(log, m, filter, human);
+		log_event(l, m, filter);
+}
+
+/* --daemon: the parent exits 0, the child leaves the terminal and cwd */
+static int detach(void)
+{
+	pid_t pid;
+	int fd;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid > 0)
+		_exit(0);
+	if (setsid() < 0 || chdir("/"))
+		return -errno;
+	fd = open("/dev/null", O_RDWR);
+	if (fd < 0)
+		return -errno;
+	dup2(fd, STDIN_FILENO);
+	dup2(fd, STDOUT_FILENO);
+	dup2(fd, STDERR_FILENO);
+	if (fd > STDERR_FILENO)
+		close(fd);
+	return 0;
+}
+
+static void conf_free(struct mconf *c)
+{
+	words_free(&c->bus);
+	words_free(&c->dimm);
+	words_free(&c->region);
+	words_free(&c->ns);
+	free(c->log);
+}
+
+/*
+ * The long option getopt_long() just returned, spelled out in full?  It
+ * takes any unambiguous prefix ("--name" for --namespace), which would
+ * make options of other commands mean something here.
+ */
+static bool long_exact(char **argv, const char *name)
+{
+	const char *tok = argv[optind - 1];
+	size_t len;
+
+	if (optarg && optarg == argv[optind - 1] && optind >= 2)
+		tok = argv[optind - 2];
+	if (strncmp(tok, "--", 2))
+		return false;
+	tok += 2;
+	len = strcspn(tok, "=");
+	return len == strlen(name) && !strncmp(tok, name, len);
 }
 
 int cmd_monitor(int argc, char **argv)
 {
+	enum { OPT_DAEMON = 256 };
 	static const struct option lopts[] = {
 		{ "bus", required_argument, NULL, 'b' },
 		{ "dimm", required_argument, NULL, 'd' },
+		{ "region", required_argument, NULL, 'r' },
+		{ "namespace", required_argument, NULL, 'n' },
 		{ "dimm-event", required_argument, NULL, 'D' },
 		{ "log", required_argument, NULL, 'l' },
+		{ "config-file", required_argument, NULL, 'c' },
+		{ "daemon", no_argument, NULL, OPT_DAEMON },
 		{ "poll", required_argument, NULL, 'p' },
 		{ "human", no_argument, NULL, 'u' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *busf = NULL, *dimmf = NULL, *logf = NULL;
-	unsigned int filter = EV_ALL, poll_s = 0, n = 0, i;
+	const char *logf = NULL, *conff = NULL;
+	unsigned int filter, poll_s = 0, n = 0, i, ev_opt;
+	struct mlog l = { .f = stdout };
+	struct mconf c = { .events = 0 };
 	struct mdimm *md = NULL, *grown;
 	struct epoll_event ev, evs[16];
 	struct ndctl_ctx *ctx;
 	struct ndctl_bus *bus;
 	struct ndctl_dimm *dimm;
-	bool human = false;
-	FILE *log = stdout;
-	int c, ep, rc = 0;
+	int ch, ep, li, rc = 0;
 	char buf[64];
 	char *end;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "b:d:D:l:p:uvh", lopts, NULL)) != -1) {
-		switch (c) {
-		case 'b': busf = optarg; break;
-		case 'd': dimmf = optarg; break;
+	for (li = -1; (ch = getopt_long(argc, argv, "b:d:r:n:D:l:c:p:uvh", lopts,
+					&li)) != -1; li = -1) {
+		if (li >= 0 && !long_exact(argv, lopts[li].name))
+			ch = '?';
+		switch (ch) {
+		case 'b': rc = words_add(&c.bus, optarg); break;
+		case 'd': rc = words_add(&c.dimm, optarg); break;
+		case 'r': rc = words_add(&c.region, optarg); break;
+		case 'n': rc = words_add(&c.ns, optarg); break;
 		case 'D':
-			if (parse_events(optarg, &filter))
-				return -EINVAL;
+			rc = parse_events(optarg, &ev_opt);
+			c.events |= ev_opt;
 			break;
 		case 'l': logf = optarg; break;
+		case 'c': conff = optarg; break;
+		case OPT_DAEMON: l.daemon = true; break;
 		case 'p':
 			errno = 0;
 			poll_s = strtoul(optarg, &end, 0);
 			if (errno || *end || poll_s > INT_MAX / 1000) {
 				fail("bad poll interval '%s'", optarg);
-				return -EINVAL;
+				rc = -EINVAL;
 			}
 			break;
-		case 'u': human = true; break;
+		case 'u': l.human = true; break;
 		case 'v': verbose = 1; break;
-		case 'h': return print_help(&monitor_help, stdout);
-		default: return print_help(&monitor_help, stderr);
+		case 'h':
+			conf_free(&c);
+			return print_help(&monitor_help, stdout);
+		default:
+			conf_free(&c);
+			return print_help(&monitor_help, stderr);
 		}
+		if (rc)
+			goto out_conf;
 	}
 	if (optind < argc) {
 		fail("unknown extra parameter \"%s\"", argv[optind]);
-		return EXIT_USAGE;
+		rc = EXIT_USAGE;
+		goto out_conf;
 	}
-	if (logf && strcmp(logf, "standard")) {
-		log = fopen(logf, "a");
-		if (!log) {
+	rc = conff ? conf_read(&c, conff) : conf_read_dir(&c);
+	if (rc)
+		goto out_conf;
+	filter = c.events ? c.events : EV_ALL;
+	if (!logf)
+		logf = c.log;
+	if (!logf)
+		logf = l.daemon ? "syslog" : "standard";
+	if (!strcmp(logf, "syslog")) {
+		l.syslog = true;
+		l.f = NULL;
+		openlog("ndctl-monitor", LOG_PID, LOG_DAEMON);
+	} else if (!strcmp(logf, "standard")) {
+		if (l.daemon) {
+			fail("--daemon cannot log to standard output: give a file or syslog");
+			rc = -EINVAL;
+			goto out_conf;
+		}
+	} else {
+		l.f = fopen(logf, "a");
+		if (!l.f) {
 			rc = -errno;
 			fail("%s: %s", logf, strerror(errno));
-			return rc;
+			goto out_conf;
 		}
 	}
 	if (cli_ctx_new(&ctx)) {
@@ -242,12 +632,12 @@ int cmd_monitor(int argc, char **argv)
 		goto out_ctx;
 	}
 	ndctl_bus_foreach(ctx, bus) {
-		if (!match_bus(bus, busf))
+		if (!words_bus(&c.bus, bus))
 			continue;
 		ndctl_dimm_foreach(bus, dimm) {
 			struct mdimm *m;
 
-			if (!match_dimm(dimm, dimmf))
+			if (!words_dimm(&c.dimm, dimm) || !words_region(&c, bus, dimm))
 				continue;
 			if (!ndctl_dimm_is_cmd_supported(dimm, ND_CMD_SMART)) {
 				fail("%s: no smart support", ndctl_dimm_get_devname(dimm));
@@ -279,8 +669,6 @@ int cmd_monitor(int argc, char **argv)
 				close(m->fd);
 				goto out_ep;
 			}
-			if (m->events & filter)
-				log_event(log, m, filter, human);
 			n++;
 		}
 	}
@@ -289,6 +677,17 @@ int cmd_monitor(int argc, char **argv)
 		rc = -ENXIO;
 		goto out_ep;
 	}
+	if (l.daemon) {
+		rc = detach();
+		if (rc) {
+			mlog_msg(&l, LOG_ERR, "cannot detach: %s", strerror(-rc));
+			goto out_fds;
+		}
+		mlog_msg(&l, LOG_INFO, "ndctl monitor daemon started");
+	}
+	for (i = 0; i < n; i++)
+		if (md[i].events & filter)
+			log_event(&l, &md[i], filter);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	while (!stop) {
@@ -298,11 +697,12 @@ int cmd_monitor(int argc, char **argv)
 			if (errno == EINTR)
 				continue;
 			rc = -errno;
+			mlog_msg(&l, LOG_ERR, "epoll_wait: %s", strerror(errno));
 			break;
 		}
 		if (!got) {
 			for (i = 0; i < n; i++)
-				check(log, &md[i], filter, human);
+				check(&l, &md[i], filter);
 			continue;
 		}
 		for (k = 0; k < got; k++) {
@@ -310,9 +710,13 @@ int cmd_monitor(int argc, char **argv)
 
 			if (pread(m->fd, buf, sizeof(buf), 0) < 0)
 				continue;
-			check(log, m, filter, human);
+			check(&l, m, filter);
 		}
 	}
+	if (l.daemon)
+		mlog_msg(&l, LOG_INFO, "ndctl monitor daemon stopped (signal %d)",
+				(int)stop);
+out_fds:
 	for (i = 0; i < n; i++)
 		close(md[i].fd);
 out_ep:
@@ -321,7 +725,11 @@ out_ep:
 out_ctx:
 	ndctl_unref(ctx);
 out_log:
-	if (log != stdout)
-		fclose(log);
+	if (l.syslog)
+		closelog();
+	else if (l.f && l.f != stdout)
+		fclose(l.f);
+out_conf:
+	conf_free(&c);
 	return rc;
 }

@@ -266,6 +266,7 @@ static struct attribute *acpi_nfit_dimm_attributes[] = {
 	&dev_attr_flags.attr,
 	&dev_attr_family.attr,
 	&dev_attr_dsm_mask.attr,
+	&dev_attr_dirty_shutdown.attr,
 	NULL,
 };
 
@@ -277,7 +278,7 @@ static umode_t acpi_nfit_dimm_visible(struct kobject *kobj,
 	if ((a == &dev_attr_family.attr || a == &dev_attr_dsm_mask.attr) &&
 	    nfit_mem->family == NFIT_FAMILY_NONE)
 		return 0;
-	return a->mode;
+	return nfit_smart_hidden(nfit_mem, a) ? 0 : a->mode;
 }
 
 static const struct attribute_group acpi_nfit_dimm_group = {
@@ -691,6 +692,7 @@ static int nfit_register_dimms(struct acpi_nfit_desc *acpi_desc)
 		nfit_mem_format_id(nfit_mem);
 		desc.dimm_id = nfit_mem->id;
 		desc.sec_ops = nfit_intel_security_ops_of(nfit_mem);
+		desc.probe = nfit_intel_shutdown_probe;
 		if (nfit_mem->family == NFIT_FAMILY_INTEL)
 			desc.cmd_mask = nfit_mem->dsm_mask &
 				(BIT(ND_CMD_SMART) | BIT(ND_CMD_SMART_THRESHOLD) |

@@ -15,9 +15,17 @@
  * nfit/flags attribute, which ndctl monitor polls.  A mock bus, which has
  * no ACPI devices, raises the same notification by handle with
  * acpi_nfit_dimm_notify().
+ *
+ * And, as 6.1, the DIMM's dirty shutdown count: read once from the SMART
+ * payload when the DIMM registers (nvdimm_desc.probe, before its nfit/
+ * attributes exist) and shown as nfit/dirty_shutdown, which is absent
+ * when the DIMM has no SMART function, SMART fails, or the count is not
+ * marked valid.  Later unsafe shutdowns show in the SMART payload (ndctl
+ * list -H), not in the attribute.
  */
 #include <linux/acpi.h>
 #include <linux/device.h>
+#include <linux/string.h>
 #include <linux/sysfs.h>
 #include "nfit.h"
 #include "intel-smart.h"
@@ -106,4 +114,75 @@ int nfit_mem_health_init(struct acpi_nfit_desc *acpi_desc,
 	}
 	return devm_add_action_or_reset(acpi_desc->dev,
 					nfit_dimm_notify_remove, nfit_mem);
+}
+
+/* Intel function 1 through the bus's ndctl hook: package and payload */
+struct nfit_smart_call {
+	struct nd_cmd_pkg pkg;
+	struct nd_intel_smart smart;
+} __packed;
+
+/**
+ * nfit_intel_shutdown_probe - the DIMM's dirty shutdown count, at registration
+ * @nvdimm: the DIMM, initialised but not yet added (nvdimm_desc.probe)
+ *
+ * Asks the firmware for the SMART payload once.  The count is kept when
+ * the whole payload came back with status success and its shutdown count
+ * marked valid; otherwise (no SMART function, an error, a short answer)
+ * nfit/dirty_shutdown stays hidden, and a line says why.
+ */
+void nfit_intel_shutdown_probe(struct nvdimm *nvdimm)
+{
+	struct nfit_mem *nfit_mem = nvdimm_provider_data(nvdimm);
+	struct nvdimm_bus_descriptor *nd_desc = &nfit_mem->acpi_desc->nd_desc;
+	struct nfit_smart_call call = {
+		.pkg = {
+			.nd_family = NFIT_FAMILY_INTEL,
+			.nd_command = ND_INTEL_SMART,
+			.nd_size_out = sizeof(struct nd_intel_smart),
+		},
+	};
+	int cmd_rc, rc;
+
+	if (nfit_mem->family != NFIT_FAMILY_INTEL ||
+	    !test_bit(ND_INTEL_SMART, &nfit_mem->dsm_mask) || !nd_desc->ndctl)
+		return;
+	rc = nd_desc->ndctl(nd_desc, nvdimm, ND_CMD_CALL, &call, sizeof(call),
+			    &cmd_rc);
+	/* a positive rc: bytes of the payload the firmware left unfilled */
+	if (rc || call.smart.status) {
+		dev_dbg(nfit_mem->acpi_desc->dev,
+			"DIMM %#x: no initial SMART (rc %d, status %#x): dirty shutdown count unknown\n",
+			nfit_mem->handle, rc, call.smart.status);
+		return;
+	}
+	if (!(call.smart.flags & ND_INTEL_SMART_SHUTDOWN_COUNT_VALID)) {
+		dev_dbg(nfit_mem->acpi_desc->dev,
+			"DIMM %#x: SMART flags %#x: no shutdown count\n",
+			nfit_mem->handle, call.smart.flags);
+		return;
+	}
+	nfit_mem->shutdown_count = call.smart.shutdown_count;
+	nfit_mem->shutdown_count_valid = true;
+}
+
+/* as 6.1: the u32 count printed with "%d" */
+static ssize_t dirty_shutdown_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	struct nfit_mem *nfit_mem = nvdimm_provider_data(to_nvdimm(dev));
+
+	return sysfs_emit(buf, "%d\n", (int)nfit_mem->shutdown_count);
+}
+DEVICE_ATTR_RO(dirty_shutdown);
+
+/**
+ * nfit_smart_hidden - is @a one of this file's DIMM attributes, hidden?
+ * @nfit_mem: the DIMM
+ * @a: an attribute of its nfit/ group
+ */
+bool nfit_smart_hidden(struct nfit_mem *nfit_mem, struct attribute *a)
+{
+	return a == &dev_attr_dirty_shutdown.attr &&
+		!nfit_mem->shutdown_count_valid;
 }

@@ -125,6 +125,8 @@ struct nfit_mem {
 	unsigned long dsm_mask;
 	struct nvdimm *nvdimm;
 	atomic_t health_events;
+	bool shutdown_count_valid;
+	u32 shutdown_count;
 	struct acpi_nfit_desc *acpi_desc;
 	char id[NVDIMM_KEY_DESC_LEN];
 };
@@ -205,6 +207,9 @@ int acpi_nfit_dimm_notify(struct acpi_nfit_desc *acpi_desc, u32 handle,
 			  u32 event);
 int nfit_mem_health_init(struct acpi_nfit_desc *acpi_desc,
 			 struct nfit_mem *nfit_mem);
+extern struct device_attribute dev_attr_dirty_shutdown;
+bool nfit_smart_hidden(struct nfit_mem *nfit_mem, struct attribute *a);
+void nfit_intel_shutdown_probe(struct nvdimm *nvdimm);
 /* intel-firmware.c */
 extern struct device_attribute dev_attr_firmware_activate_noidle;
 bool nfit_fw_hidden(struct device *dev, struct attribute *a);
