@@ -70,6 +70,12 @@ struct nd_security {
 
 static const struct nvdimm_key_data nvdimm_zero_key;
 
+/* lockdep subclasses of a key's semaphore (nvdimm_key_check()) */
+enum {
+	NVDIMM_KEY_BASE,
+	NVDIMM_KEY_NEW = SINGLE_DEPTH_NESTING,
+};
+
 /*
  * The test build (kernel/test/Kbuild.drivers) asks the DIMM at every show:
  * its mock can change the state behind the kernel's back (a reboot).
@@ -97,10 +103,14 @@ static void nvdimm_sec_refresh(struct nvdimm *nvdimm)
 /*
  * The passphrase of key @id: an encrypted key of NVDIMM_PASSPHRASE_LEN
  * bytes the caller may search.  Returns the key with its semaphore held
- * for reading (nvdimm_key_put()), or NULL (logged).
+ * for reading (nvdimm_key_put()), or NULL (logged).  @subclass: the
+ * lockdep subclass of that semaphore, NVDIMM_KEY_NEW for the second key
+ * an update holds beside the first (both are of the encrypted key type's
+ * one lock class).
  */
 static struct key *nvdimm_key_check(struct nvdimm *nvdimm, struct key *key,
-				    const struct nvdimm_key_data **data)
+				    const struct nvdimm_key_data **data,
+				    int subclass)
 {
 	struct device *dev = &nvdimm->dev;
 	struct encrypted_key_payload *epl;
@@ -111,7 +121,7 @@ static struct key *nvdimm_key_check(struct nvdimm *nvdimm, struct key *key,
 		key_put(key);
 		return NULL;
 	}
-	down_read(&key->sem);
+	down_read_nested(&key->sem, subclass);
 	epl = dereference_key_locked(key);
 	if (!epl || epl->decrypted_datalen != NVDIMM_PASSPHRASE_LEN) {
 		dev_dbg(dev, "key %d: payload of %u bytes, not %u\n",
@@ -126,7 +136,8 @@ static struct key *nvdimm_key_check(struct nvdimm *nvdimm, struct key *key,
 }
 
 static struct key *nvdimm_user_key(struct nvdimm *nvdimm, unsigned int id,
-				   const struct nvdimm_key_data **data)
+				   const struct nvdimm_key_data **data,
+				   int subclass)
 {
 	key_ref_t ref;
 
@@ -136,7 +147,7 @@ static struct key *nvdimm_user_key(struct nvdimm *nvdimm, unsigned int id,
 			PTR_ERR(ref));
 		return NULL;
 	}
-	return nvdimm_key_check(nvdimm, key_ref_to_ptr(ref), data);
+	return nvdimm_key_check(nvdimm, key_ref_to_ptr(ref), data, subclass);
 }
 
 /* "nvdimm:<dimm id>" from the caller's keyrings, no upcall */
@@ -155,7 +166,7 @@ static struct key *nvdimm_named_key(struct nvdimm *nvdimm,
 			desc, PTR_ERR(key));
 		return NULL;
 	}
-	return nvdimm_key_check(nvdimm, key, data);
+	return nvdimm_key_check(nvdimm, key, data, NVDIMM_KEY_BASE);
 }
 
 static void nvdimm_key_put(struct key *key)
@@ -171,14 +182,15 @@ static void nvdimm_key_put(struct key *key)
  * Returns 0 with *@key to put (NULL for the zero passphrase), or -ENOKEY.
  */
 static int nvdimm_get_key(struct nvdimm *nvdimm, unsigned int id, bool zero_ok,
-			  struct key **key, const struct nvdimm_key_data **data)
+			  struct key **key, const struct nvdimm_key_data **data,
+			  int subclass)
 {
 	*key = NULL;
 	if (!id && zero_ok) {
 		*data = &nvdimm_zero_key;
 		return 0;
 	}
-	*key = nvdimm_user_key(nvdimm, id, data);
+	*key = nvdimm_user_key(nvdimm, id, data, subclass);
 	return *key ? 0 : -ENOKEY;
 }
 
@@ -215,7 +227,7 @@ static int nvdimm_sec_prepare(struct nvdimm *nvdimm, bool op,
 	rc = nvdimm_sec_check(nvdimm);
 	if (rc)
 		return rc;
-	return nvdimm_get_key(nvdimm, id, zero_ok, key, data);
+	return nvdimm_get_key(nvdimm, id, zero_ok, key, data, NVDIMM_KEY_BASE);
 }
 
 static int nvdimm_sec_freeze(struct nvdimm *nvdimm)
@@ -248,7 +260,15 @@ static int nvdimm_sec_update(struct nvdimm *nvdimm, unsigned int old_id,
 				&okey, &old);
 	if (rc)
 		return rc;
-	rc = nvdimm_get_key(nvdimm, new_id, false, &nkey, &new);
+	/* the same key twice: its semaphore is held already */
+	if (okey && new_id == old_id) {
+		nkey = NULL;
+		new = old;
+		rc = 0;
+	} else {
+		rc = nvdimm_get_key(nvdimm, new_id, false, &nkey, &new,
+				    NVDIMM_KEY_NEW);
+	}
 	if (rc) {
 		nvdimm_key_put(okey);
 		return rc;
