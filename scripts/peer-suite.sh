@@ -10,7 +10,8 @@
 # the second), or an unpacked v76.1 tree.  None there: prints "SKIP:
 # reason", writes PEER_SKIP into OUT_MK and exits 0.
 #
-# Cache, keyed by the tag's commit and RECIPE:
+# Cache, keyed by the tag's commit and RECIPE (the build; the stage is
+# redone when STAGE_RECIPE, TESTS or the tool lists change):
 #   ${LIBNVDIMM_CACHE:-$HOME/.cache/libnvdimm}/peer-v76.1-<hash>/
 #       src/      git archive of the tag          build/   meson's build dir
 #       stage/    the guest tree: /peer/src/test (DATA_PATH, the scripts),
@@ -26,31 +27,38 @@
 set -euo pipefail
 
 RECIPE=2
-STAGE_RECIPE=3
+STAGE_RECIPE=4
 TAG=v76.1
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${LIBNVDIMM_CACHE:-$HOME/.cache/libnvdimm}
 OUT_MK=${OUT_MK:-$TOP/build/peer-suite.mk}
 # The tests of v76.1's test/meson.build that use nfit_test (its `ndctl` and
-# `dax` suites without CXL; firmware-update.sh is under -Ddestructive,
-# nfit-security.sh under -Dkeyutils), in meson's order.  hugetlb does not
-# load nfit_test; it is in the non-destructive list all the same.
+# `dax` suites without CXL; pmem-ns is under -Ddestructive, nfit-security.sh
+# under -Dkeyutils), in meson's order.  hugetlb does not load nfit_test;
+# it is in the non-destructive list all the same.  Left out:
+# firmware-update.sh (-Ddestructive): its `ndctl activate-firmware` quiesces
+# the system (the kernel's hibernate_quiet_exec()), which on upstream's mock
+# stopped the TCG guest for good in two runs out of two (QEMU idle, no
+# output, the boot's hard timeout), ending the boot and the tests after it;
+# on ours it skips before that (no activate_method).
 TESTS="libndctl dsm-fail create.sh clear.sh pmem-errors.sh daxdev-errors.sh
 multi-dax.sh btt-check.sh label-compat.sh sector-mode.sh inject-error.sh
 btt-errors.sh hugetlb btt-pad-compat.sh ack-shutdown-count-set
 rescan-partitions.sh inject-smart.sh monitor.sh max_extent_ns
-pfn-meta-errors.sh track-uuid.sh firmware-update.sh nfit-security.sh"
+pfn-meta-errors.sh track-uuid.sh pmem-ns nfit-security.sh"
 # Guest tools the scripts call that base.cpio lacks; journalctl:
-# vm/peer-journalctl.  GNU coreutils whole, in /usr/bin before busybox's
-# /bin in the guest's PATH: the suite is written for them, and busybox's
-# differ where it counts (its dd falls back to buffered I/O when O_DIRECT
-# refuses its buffer, so clear.sh's, inject-error.sh's ... oflag=direct
-# writes over bad sectors fail with EIO; its truncate lacks --size, for
-# monitor.sh); xxd: Debian's (busybox's -r takes no output file,
+# vm/peer-journalctl; xxd: Debian's (busybox's -r takes no output file,
 # btt-pad-compat.sh)
 GUEST_BINS="/bin/bash /usr/bin/jq /usr/sbin/filefrag /usr/bin/getconf
 /usr/sbin/parted /usr/bin/uuidgen /usr/bin/xxd"
-COREUTILS=$(dpkg -L coreutils 2>/dev/null | grep -E '^(/usr)?/bin/[^/]+$' | sort)
+# GNU coreutils and util-linux's mount/umount, in /usr/bin before
+# busybox's /bin in the guest's PATH: the suite is written for them, and
+# busybox's differ where it counts: its dd falls back to buffered I/O when
+# O_DIRECT refuses its buffer (clear.sh's, inject-error.sh's oflag=direct
+# writes over bad sectors then fail with EIO), its truncate lacks --size
+# (monitor.sh), its mount without -t tries only the filesystems already
+# registered (ext4 not loaded yet: pmem-errors.sh's mount fails ENOENT)
+COREUTILS=$(dpkg -L coreutils mount 2>/dev/null | grep -E '^(/usr)?/bin/[^/]+$' | sort)
 
 say() { echo "peer-suite: $*"; }
 die() { echo "peer-suite: error: $*" >&2; exit 1; }
@@ -81,7 +89,7 @@ elif [ -f "$src/test/meson.build" ] && grep -q "version : '${TAG#v}'" "$src/meso
 else
 	skip "$src has no tag $TAG (nor is it an unpacked $TAG tree)"
 fi
-hash=$(printf '%s %s %s\n' "$RECIPE" "$commit" "$TESTS" | sha1sum | cut -c1-12)
+hash=$(printf "%s %s\n" "$RECIPE" "$commit" | sha1sum | cut -c1-12)
 W=$CACHE/peer-$TAG-$hash
 if [ -f "$W/.built" ]; then
 	say "warm: $W"
