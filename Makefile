@@ -11,6 +11,9 @@
 #   make bench   fio on /dev/pmem0 and its BTT, ours vs stock
 #   make bench-blk   fio on a BLK vs a PMEM namespace of nfit_test
 #   make bench-prov  fio on the e820 and virtio-pmem namespaces, ours vs stock
+#   make check-peer   ndctl v76.1's own test suite (its nfit_test tests) on
+#                our test build beside upstream's 6.1 mock, per test
+#                (PEER_SRC: an ndctl clone; none: a SKIP, exit 0)
 #   make check-debug   our modules (production + test build, with gcov) on
 #                a debug kernel (KASAN, lockdep, kmemleak, UBSAN): the boots
 #                of tests/guest/plan-debug, any checker report fails,
@@ -89,7 +92,7 @@ SUBMAKE = $(MAKE) --no-print-directory
 all: modules
 
 help:
-	@sed -n '2,37p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,40p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@scripts/install-deps.sh
@@ -258,6 +261,37 @@ upstream-mock: kernel
 	@$(SUBMAKE) _upstream-mock
 _upstream-mock:
 	@KERNEL_MK=$(KERNEL_MK) OUT_MK=$(UPSTREAM_MK) scripts/upstream-mock.sh
+
+# ndctl v76.1's own test suite (docs/harness.md "The peer suite"):
+# scripts/peer-suite.sh builds it out of PEER_SRC into the cache (none
+# there: SKIP, exit 0, before anything else is built), then the boots of
+# tests/guest/plan-peer (our test build, upstream's mock) and the table of
+# compare-peer.py (build/logs/peer-report.txt).  Fails when a test that
+# passes on upstream's mock does not pass on ours.  Each test may take
+# meson's 600 s: the guest's per-test timeout and the boots' are raised.
+PEER_MK := $(BUILD)/$(if $(KTAG),$(KTAG)/)peer-suite.mk
+PEER_TIMEOUT ?= 2400
+.PHONY: check-peer _check-peer
+check-peer: kernel
+	@$(SUBMAKE) _check-peer
+_check-peer:
+	@OUT_MK=$(PEER_MK) scripts/peer-suite.sh || exit 1; \
+	if grep -q '^PEER_SKIP' $(PEER_MK); then \
+		echo "check-peer: SKIP: $$(sed -n 's/^PEER_SKIP := //p' $(PEER_MK))"; \
+		exit 0; fi; \
+	steps=; \
+	$(SUBMAKE) _modules || steps="$$steps modules"; \
+	$(SUBMAKE) tools || steps="$$steps tools"; \
+	$(SUBMAKE) _upstream-mock || steps="$$steps upstream-mock"; \
+	rm -f $(or $(NVT_LOGS),$(BUILD)/logs)/peer-report.txt; \
+	$(CHECK_ENV) NVT_TIMEOUT=$${NVT_TIMEOUT:-$(PEER_TIMEOUT)} \
+		NVT_APPEND="NVT_TEST_TIMEOUT=$(PEER_TIMEOUT) $$NVT_APPEND" \
+		PEER_MK=$(PEER_MK) UPSTREAM_MK=$(UPSTREAM_MK) \
+		$(NVT) check --plan tests/guest/plan-peer --failed-steps "$$steps"; \
+	rc=$$?; \
+	cat $(or $(NVT_LOGS),$(BUILD)/logs)/peer-report.txt 2>/dev/null || \
+		echo "check-peer: no report (see above)"; \
+	exit $$rc
 
 check-stock: kernel userspace tools
 	@$(SUBMAKE) _check-stock

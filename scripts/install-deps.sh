@@ -22,6 +22,19 @@ PKGS=(
 	coreutils util-linux                      # timeout, etc.
 )
 
+# --peer: only for `make check-peer` (docs/harness.md "The peer suite"):
+# what ndctl v76.1's meson build with its tests needs, beyond the above
+# (libtracefs, systemd, the docs are configured off), and the guest tools
+# its scripts call that the base image lacks (bash, dd, jq, ... are there)
+PEER_PKGS=(
+	meson ninja-build                         # ndctl v76.1's build system
+	libudev-dev libkeyutils-dev libiniparser-dev  # its libraries' headers
+	parted uuid-runtime xxd                   # guest: rescan-partitions.sh, track-uuid.sh, btt-pad-compat.sh
+)
+if [ "${1:-}" = --peer ]; then
+	PKGS=("${PEER_PKGS[@]}")
+fi
+
 missing=()
 for p in "${PKGS[@]}"; do
 	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
@@ -29,7 +42,7 @@ for p in "${PKGS[@]}"; do
 done
 
 if [ ${#missing[@]} -eq 0 ]; then
-	echo "deps: all ${#PKGS[@]} packages present"
+	echo "deps: all ${#PKGS[@]} packages present${1:+ ($1)}"
 	exit 0
 fi
 

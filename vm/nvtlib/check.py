@@ -92,7 +92,9 @@ def cmd_check(cfg, args):
     else:
         for mset in sorted({b["set"] for b in boots}):
             try:
-                image(cfg, mset)    # built once, before the threads start
+                # built once, before the threads start
+                image(cfg, mset, peer=any("peer" in b["tests"] for b in boots
+                                          if b["set"] == mset))
             except Missing:
                 pass                # boot() reports it
         order = start_order(groups, only)

@@ -27,6 +27,19 @@ KiB = 1 << 10
 # ---------------------------------------------------------------- config ---
 
 
+def read_mk(path):
+    """{NAME: value} of the `NAME := value` lines of a generated make
+    fragment (build/kernel.mk, upstream-mock.mk, peer-suite.mk); {} when
+    it does not exist."""
+    mk = {}
+    if os.path.exists(path):
+        for line in open(path):
+            m = re.match(r"^\s*([A-Z_]+)\s*:?=\s*(.*?)\s*$", line)
+            if m:
+                mk[m.group(1)] = m.group(2)
+    return mk
+
+
 class Config:
     """Kernel, module sets and VM knobs.  Environment overrides kernel.mk.
 
@@ -49,6 +62,11 @@ class Config:
                                  (set `upstream`; scripts/upstream-mock.sh
                                  writes it, or UPSTREAM_SKIP, into
                                  UPSTREAM_MK, default build/upstream-mock.mk)
+    PEER_STAGE                   ndctl v76.1's test suite staged for the
+                                 guest (boots running the test `peer`;
+                                 scripts/peer-suite.sh writes it, or
+                                 PEER_SKIP, into PEER_MK, default
+                                 build/peer-suite.mk)
     NVT_LOGS, NVT_GUEST_OUT, NVT_VM   console logs, /out shares, images and
                                  backing files (default build/logs,
                                  build/guest-out, build/vm); a tier sets all
@@ -56,13 +74,7 @@ class Config:
     """
 
     def __init__(self):
-        mk = {}
-        path = os.path.join(BUILD, "kernel.mk")
-        if os.path.exists(path):
-            for line in open(path):
-                m = re.match(r"^\s*([A-Z_]+)\s*:?=\s*(.*?)\s*$", line)
-                if m:
-                    mk[m.group(1)] = m.group(2)
+        mk = read_mk(os.path.join(BUILD, "kernel.mk"))
 
         def get(key, default=None):
             v = os.environ.get(key)
@@ -85,20 +97,20 @@ class Config:
                                     os.path.join(BUILD, "test-modules"))
         # upstream's own mock (the oracle of media-oracle): its modules,
         # the kernel they were built for, or why it could not be had
-        um = {}
-        path = os.environ.get("UPSTREAM_MK") or \
-            os.path.join(BUILD, "upstream-mock.mk")
-        if os.path.exists(path):
-            for line in open(path):
-                m = re.match(r"^\s*([A-Z_]+)\s*:?=\s*(.*?)\s*$", line)
-                if m:
-                    um[m.group(1)] = m.group(2)
+        um = read_mk(os.environ.get("UPSTREAM_MK") or
+                     os.path.join(BUILD, "upstream-mock.mk"))
         self.upstream_dir = os.environ.get("UPSTREAM_MODULES_DIR") or \
             um.get("UPSTREAM_MODULES_DIR")
         self.upstream_kver = os.environ.get("UPSTREAM_KVER") or \
             um.get("UPSTREAM_KVER")
         self.upstream_skip = os.environ.get("UPSTREAM_SKIP") or \
             um.get("UPSTREAM_SKIP")
+        # ndctl v76.1's own suite (make check-peer): its guest tree, or
+        # why the source could not be had
+        pm = read_mk(os.environ.get("PEER_MK") or
+                     os.path.join(BUILD, "peer-suite.mk"))
+        self.peer_stage = os.environ.get("PEER_STAGE") or pm.get("PEER_STAGE")
+        self.peer_skip = os.environ.get("PEER_SKIP") or pm.get("PEER_SKIP")
         self.timeout = int(get("NVT_TIMEOUT", "900"))
         self.accel = get("NVT_ACCEL", "tcg")
         self.mem = get("NVT_MEM", "1G")

@@ -280,6 +280,20 @@ def build_fio(cfg, out):
     write_cpio(stage, out, gzip=True)     # ~80 MB of libraries
 
 
+def build_peer(cfg, out):
+    """ndctl v76.1's test suite as scripts/peer-suite.sh staged it: /peer
+    (its binaries, libraries, scripts, tests.txt, env) and the tools and
+    shared libraries its scripts need that base.cpio lacks."""
+    if cfg.peer_skip:
+        raise Missing("ndctl's test suite: %s" % cfg.peer_skip, skip=True)
+    if not cfg.peer_stage or \
+            not os.path.exists(os.path.join(cfg.peer_stage, "peer",
+                                            "tests.txt")):
+        raise Missing("ndctl's test suite not built (run `make check-peer` "
+                      "or scripts/peer-suite.sh: build/peer-suite.mk)")
+    write_cpio(cfg.peer_stage, out)
+
+
 def build_modules(cfg, mset, out):
     files, why = module_set_files(cfg, mset)
     if files is None:
@@ -312,9 +326,10 @@ def build_modules(cfg, mset, out):
 _images = {}
 
 
-def image(cfg, mset, fio=False):
-    """Path of the initrd for a module set, or raise Missing."""
-    key = (mset, fio)
+def image(cfg, mset, fio=False, peer=False):
+    """Path of the initrd for a module set, or raise Missing.  PEER: with
+    ndctl v76.1's test suite (peer.cpio, make check-peer)."""
+    key = (mset, fio, peer)
     if key in _images:
         return _images[key]
     vm = VM
@@ -344,7 +359,16 @@ def image(cfg, mset, fio=False):
             build_fio(cfg, fiog)
             _images["fio"] = fiog
         parts.append(fiog)
-    out = os.path.join(vm, "initrd-%s%s.img" % (mset, "-fio" if fio else ""))
+    if peer:
+        peerc = os.path.join(vm, "peer.cpio")
+        if "peer" not in _images:
+            say("image: ndctl v76.1's test suite -> %s"
+                % os.path.relpath(peerc, TOP))
+            build_peer(cfg, peerc)
+            _images["peer"] = peerc
+        parts.append(peerc)
+    out = os.path.join(vm, "initrd-%s%s%s.img" % (
+        mset, "-fio" if fio else "", "-peer" if peer else ""))
     tmp = "%s.tmp%d" % (out, os.getpid())
     with open(tmp, "wb") as f:
         for p in parts:
