@@ -91,6 +91,13 @@ else
 fi
 hash=$(printf "%s %s\n" "$RECIPE" "$commit" | sha1sum | cut -c1-12)
 W=$CACHE/peer-$TAG-$hash
+# one build (and stage) of a version at a time: parallel worktrees share it
+mkdir -p "$CACHE"
+exec 9> "$W.lock"
+if ! flock -n 9; then
+	say "another run holds $W.lock, waiting"
+	flock 9
+fi
 if [ -f "$W/.built" ]; then
 	say "warm: $W"
 else
