@@ -4,6 +4,9 @@
 #                (INTERACTIVE=1: a shell in the guest; SET=stock: Debian's modules)
 #   make check   deps + kernel + modules + host-check + guest suites,
 #                ends with "N passed, N failed[, N skipped]"
+#   make check-changed  the same, but boot groups whose inputs did not
+#                change since their last passing run are not booted again
+#                (their results are reused; make check always boots all)
 #   make check-stock   only the oracle boots (Debian's modules)
 #   make upstream-mock  upstream's 6.1 tools/testing/nvdimm (linux-source-6.1)
 #                built into the cache: the module set `upstream` (check
@@ -85,7 +88,7 @@ export NVT_TIMEOUT NVT_ACCEL NVT_MEM NVT_SMP NVT_APPEND NVT_LOGS NVT_GUEST_OUT N
 GUEST_TOOLS := $(patsubst tests/guest/tools/%.c,$(BUILD)/guest-tools/%,$(wildcard tests/guest/tools/*.c))
 SUBMAKE = $(MAKE) --no-print-directory
 
-.PHONY: all help deps kernel modules userspace _userspace host-check tools initramfs run check \
+.PHONY: all help deps kernel modules userspace _userspace host-check tools initramfs run check check-changed \
 	check-stock check-boots _check-boots deb deb-check _deb-check check-debug bench bench-blk bench-prov soak _soak stress clean _modules _host-check _initramfs _run \
 	_check _check-stock _bench install uninstall man
 
@@ -170,6 +173,8 @@ _host-check:
 	$(MAKE) --no-print-directory -C tests/host check KHDR_COMMON=$(KHDR_COMMON) KDIR=$(KDIR) || rc=1; \
 	echo "test: stock consumers of libnvdimm, each shipped or loading against ours (tests/host/stock-consumers.py)"; \
 	KDIR=$(KDIR) $(PYTHON) tests/host/stock-consumers.py || rc=1; \
+	echo "test: make check-changed's record of unchanged boot groups (tests/host/harness-reuse.py)"; \
+	$(PYTHON) tests/host/harness-reuse.py || rc=1; \
 	echo "test: libndctl + ndctl on fake sysfs trees (tests/userspace)"; \
 	$(MAKE) --no-print-directory -C tests/userspace check || rc=1; \
 	echo "test: make install, manuals, bash completion (tests/userspace/install-check.sh)"; \
@@ -216,7 +221,14 @@ _check:
 	$(SUBMAKE) tools || steps="$$steps tools"; \
 	if grep -qE '^boot +[^ ]+ +upstream ' tests/guest/plan; then \
 		$(SUBMAKE) _upstream-mock || steps="$$steps upstream-mock"; fi; \
-	$(CHECK_ENV) UPSTREAM_MK=$(UPSTREAM_MK) $(NVT) check --failed-steps "$$steps" --host-log $(BUILD)/host-check.log
+	$(CHECK_ENV) UPSTREAM_MK=$(UPSTREAM_MK) $(NVT) check $(CHECK_CHANGED) --failed-steps "$$steps" --host-log $(BUILD)/host-check.log
+
+# The same steps, but a boot group (boots sharing backing files) whose
+# inputs are byte for byte those of its last passing run is not booted
+# again: its recorded results are reported (vm/nvtlib/reuse.py says what
+# counts as an input).  The warm loop after an edit of a test or a module.
+check-changed: kernel
+	@$(SUBMAKE) _check CHECK_CHANGED=--changed
 
 # Some boots of the plan on one kernel (KFLAVOUR/KABI): the modules built
 # against it, then the boots the file BOOTS names (tests/guest/plan-flavour:

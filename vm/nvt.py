@@ -7,7 +7,8 @@ Sub-commands (normally called from the top-level Makefile):
   boot   --name N --set SET ...     boot one VM, stream its console, log it
   run    [--set SET] [--interactive]  boot, show the topology (or a shell)
   check  [--sets stock,ours]        run the boots of tests/guest/plan, print
-                                    "N passed, N failed, N skipped"
+         [--changed]                "N passed, N failed, N skipped"; --changed:
+                                    reuse the results of unchanged groups
   bench [--blk|--prov]              fio on /dev/pmem0 and its BTT, ours vs stock;
                                     --blk: BLK vs PMEM namespaces on nfit_test;
                                     --prov: the e820 and virtio-pmem namespaces
@@ -20,7 +21,7 @@ standard library is used.
 The parts, one concern each, are in vm/nvtlib/: config (paths, the kernel,
 VM knobs), image (initrd, module sets), qemu (platforms, backing files,
 one boot), plan (the plan, boot lists, saved backing files), check (the
-boots of a run), report (host summaries, compares, the final line),
+boots of a run), reuse (make check-changed), report (host summaries, compares, the final line),
 bench (fio ratios).
 """
 
@@ -115,6 +116,9 @@ def main():
     p.add_argument("--timeout", type=int)
     p.add_argument("--failed-steps", default="")
     p.add_argument("--host-log")
+    p.add_argument("--changed", action="store_true",
+                   help="boot only the groups whose inputs changed since "
+                   "their last passing run (make check-changed)")
     p = sub.add_parser("bench")
     p.add_argument("--timeout", type=int)
     p.add_argument("--blk", action="store_true",

@@ -12,6 +12,7 @@ from .plan import (boot_groups, import_note, read_boot_list, read_plan,
                    save_backing, select_boots, start_order)
 from .qemu import PLATFORMS, boot
 from .report import final_report, host_summary, run_compares
+from . import reuse
 
 
 def run_group(cfg, group, total, nxt, failed_steps, timeout):
@@ -82,10 +83,24 @@ def cmd_check(cfg, args):
 
     groups = boot_groups(boots)
     jobs = max(1, int(os.environ.get("NVT_JOBS") or 1))
+    # make check-changed: groups whose inputs are those of their last
+    # passing run are not booted (vm/nvtlib/reuse.py)
+    record, memo = reuse.load(), {}
+    keys = {id(g): reuse.group_key(cfg, g, memo) for g in groups}
+    reused = []
+    if getattr(args, "changed", False) and not failed_steps:
+        for g in groups:
+            e = reuse.reusable(record, keys[id(g)], g)
+            if e:
+                reused.append((g, e))
+        skip = {id(g) for g, _ in reused}
+        groups = [g for g in groups if id(g) not in skip]
 
     def one(group):
-        return run_group(cfg, group, len(boots), nxt, failed_steps,
-                         args.timeout)
+        out = run_group(cfg, group, len(boots), nxt, failed_steps,
+                        args.timeout)
+        reuse.store(record, keys[id(group)], group, out)
+        return out
 
     if jobs == 1:
         outs = [one(g) for g in groups]
@@ -101,6 +116,19 @@ def cmd_check(cfg, args):
         say("check: %d boot groups, %d at a time" % (len(order), jobs))
         with concurrent.futures.ThreadPoolExecutor(jobs) as ex:
             outs = list(ex.map(one, order))
+    reuse.save(record)
+    if reused:
+        nres = 0
+        for g, e in reused:
+            byname = {x["name"]: x for x in e["boots"]}
+            for i, b in g:
+                rs = [tuple(x) for x in byname[b["name"]]["results"]]
+                nres += len(rs)
+                outs.append([(i, rs, None)])
+        say("check: %d of %d boot groups unchanged since their last passing "
+            "run (%s): %d results reused, not booted (make check boots "
+            "all)" % (len(reused), len(reused) + len(groups), ", ".join(
+                g[0][1]["group"] for g, _ in reused), nres))
     done = {}
     for i, res, r in sorted((x for o in outs for x in o),
                             key=lambda x: x[0]):
