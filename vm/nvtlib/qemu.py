@@ -147,19 +147,43 @@ class BootResult:
         self.cpu = None         # CPU seconds QEMU used (user + system)
         self.guest_rc = None
         self.lines = []
-        self.marks = []         # (test, guest uptime s, guest busy CPU s)
-        self.end_clock = None   # (uptime, cpu) at the done marker
+        # (test, guest uptime s, guest busy CPU s, QEMU CPU s) at each
+        # test's marker; the QEMU CPU is the host's account (what the
+        # test cost whatever else the host runs), the guest's clock is
+        # what the guest saw
+        self.marks = []
+        self.end_clock = None   # (uptime, cpu, QEMU CPU) at the done marker
 
     def profile(self):
-        """(test, wall s, guest CPU s) of each test of the boot: from its
-        marker to the next one; "end-of-test checks" is the debug
+        """(test, wall s, guest CPU s, QEMU CPU s) of each test of the
+        boot: from its marker to the next one; "boot and setup" is
+        everything before the first test, "end-of-test checks" the debug
         checks and the dmesg check after the last test."""
         out = []
+        if self.marks:
+            # QEMU's start to the first test: firmware, kernel, /init's
+            # module loading (TAP test "setup")
+            out.append(("boot and setup",) + self.marks[0][1:])
         ends = self.marks[1:] + ([("", ) + self.end_clock]
                                  if self.end_clock else [])
-        for (t, u, c), (_, u2, c2) in zip(self.marks, ends):
-            out.append((t, u2 - u, c2 - c))
+        for (t, u, c, q), (_, u2, c2, q2) in zip(self.marks, ends):
+            out.append((t, u2 - u, c2 - c,
+                        q2 - q if q is not None and q2 is not None else None))
         return out
+
+
+def qemu_cpu(pid):
+    """CPU seconds (user + system, all threads) the QEMU child of the
+    `timeout` process PID has used so far; None when it cannot be read."""
+    try:
+        with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
+            kids = f.read().split()
+        with open("/proc/%s/stat" % kids[0]) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        # fields[0] is the state (field 3): utime, stime are fields 14, 15
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def parse_tap(line):
@@ -252,12 +276,14 @@ def boot(cfg, name, mset, platform="qemu", tests=(), backing_group=None,
             m = MARK_RE.match(line)
             if m:
                 res.marks.append((m.group(1) or "end-of-test checks",
-                                  float(m.group(3)), float(m.group(4))))
+                                  float(m.group(3)), float(m.group(4)),
+                                  qemu_cpu(p.pid)))
             if line.startswith("# nvt: done"):
                 done = True
                 m = DONE_CLOCK_RE.match(line)
                 if m:
-                    res.end_clock = (float(m.group(1)), float(m.group(2)))
+                    res.end_clock = (float(m.group(1)), float(m.group(2)),
+                                     qemu_cpu(p.pid))
             t = parse_tap(line)
             if t:
                 res.tap.append(t)
