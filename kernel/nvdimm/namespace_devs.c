@@ -737,10 +737,12 @@ static int nd_uuid_op(struct device *dev, const char *buf, size_t len)
 		dev_dbg(dev, "uuid: '%s' is not a uuid\n", text);
 		return rc;
 	}
-	if (uuid_is_null(&uuid)) {
-		dev_dbg(dev, "uuid: the null uuid cannot name a namespace\n");
-		return -EINVAL;
-	}
+	/*
+	 * The null uuid is a uuid like any other here, as in 6.1 (ndctl's
+	 * btt-pad-compat.sh makes such a namespace for a pre-4.15 BTT,
+	 * whose parent_uuid is null); ndctl counts the namespace as
+	 * unconfigured.  One namespace of the bus at most, as any uuid.
+	 */
 	if (lbl->has_uuid && uuid_equal(&uuid, &lbl->uuid))
 		return 0;
 	if (nd_uuid_busy(nd_region, dev, &uuid)) {
