@@ -3,8 +3,9 @@
 # its errno, nothing changed), a btt configured through sysfs and bound,
 # I/O through /dev/pmemXs, the info block on the DIMM media, autodetect
 # at re-enable, force_raw, a corrupt primary info block, a sector size
-# that does not match the media, a wiped info block.  The namespace is
-# left raw and its region read-only as nt-pmem-io found them.
+# that does not match the media, a wiped info block (raw also when
+# holder_class reserves the namespace for a btt, as 6.1).  The namespace
+# is left raw and its region read-only as nt-pmem-io found them.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/nfit_test.inc"
 . "$(dirname "$0")/ns.inc"
@@ -237,6 +238,18 @@ expect_eq "each change of sector size logged as a new layout" \
 	"$(dsince | grep -c "$n: the BTT there is this btt's (uuid $V) with [0-9]*-byte sectors, [0-9]* configured: laying out a new BTT")" 7
 # wiped again: raw, as the tests after expect
 wipe_raw
+# reserved for a btt (holder_class btt, what ndctl's sector mode writes)
+# with no BTT left on the media: attached raw, as 6.1 does (ndctl's
+# btt-check.sh wipes the info block and runs check-namespace on it raw)
+expect_eq "$n: holder_class btt" "$(ns_w $ns/holder_class btt) $(ns_rd $ns/holder_class)" "ok btt"
+expect_eq "enable $n (holder_class btt, no BTT on the media)" "$(ns_w $bind $n)" ok
+nd_settle
+expect_eq "$n: raw, no holder, holder_class kept" \
+	"$(ns_rd $ns/holder) $(ns_driver $ns) $(cat $ns/mode) $(ns_rd $ns/holder_class)" "- nd_pmem raw btt"
+expect_eq "holder_class '' while enabled: refused, kept" \
+	"$(ns_w $ns/holder_class '') $(ns_rd $ns/holder_class)" "Device or resource busy btt"
+echo $n > $unbind
+expect_eq "$n: holder_class none again" "$(ns_w $ns/holder_class '') $(ns_rd $ns/holder_class)" "ok -"
 expect_eq "enable $n after the wipe" "$(ns_w $bind $n)" ok
 nd_settle
 expect_eq "$n: raw, no holder after the wipe" "$(ns_rd $ns/holder) $(ns_driver $ns) $(cat $ns/mode)" "- nd_pmem raw"
