@@ -677,7 +677,9 @@ static int btt_recover_arena(struct btt *btt, u32 idx)
 			rc = -ENODEV;
 			goto out;
 		}
-		if (st.newest.lba < a->geo.external_nlba) {
+		/* 6.1 reads the map only for a logged write (see there) */
+		if (st.newest.lba < a->geo.external_nlba &&
+		    btt_flog_reads_map(&st.newest)) {
 			rc = btt_map_get(btt, a, st.newest.lba, &raw);
 			if (rc) {
 				dev_err(btt->dev, "%s: arena %u lane %u: cannot read map entry %u: %d\n",
