@@ -819,9 +819,30 @@ int btt_flog_lane_state(const struct btt_flog_lane *lane,
 EXPORT_SYMBOL_GPL(btt_flog_lane_state);
 
 /**
+ * btt_flog_reads_map - whether attach needs the map entry of a lane's
+ *	newest flog entry
+ * @newest: the lane's newest entry (struct btt_flog_state.newest)
+ *
+ * Only a logged write (old_map and new_map differ, flags stripped) may
+ * have lost its map update.  A fresh lane or one whose last entry moved
+ * nothing says nothing about the map, and attach does not read it: a
+ * media error in the map then fails only the I/O of the blocks it
+ * covers, as in 6.1 (media-formats 6.8).
+ *
+ * Return: true when btt_flog_recover() needs map[@newest->lba].
+ */
+bool btt_flog_reads_map(const struct btt_flog_ent *newest)
+{
+	return (newest->old_map & BTT_MAP_ABA_MASK) !=
+	       (newest->new_map & BTT_MAP_ABA_MASK);
+}
+EXPORT_SYMBOL_GPL(btt_flog_reads_map);
+
+/**
  * btt_flog_recover - the attach-time decision for one lane
  * @newest: the lane's newest entry (struct btt_flog_state.newest)
- * @map_raw: the raw map entry at @newest->lba (read by the caller)
+ * @map_raw: the raw map entry at @newest->lba, read by the caller when
+ *	btt_flog_reads_map(); ignored (any value) otherwise
  * @arena: the arena's geometry
  * @rec: filled with what to do
  *
@@ -851,7 +872,7 @@ int btt_flog_recover(const struct btt_flog_ent *newest, u32 map_raw,
 	rec->zero_free = (newest->old_map & BTT_MAP_FLAGS) == BTT_MAP_ERROR;
 	rec->set_map = false;
 	rec->map_entry = map_raw;
-	if (old_blk == new_blk)
+	if (!btt_flog_reads_map(newest))
 		return 0;
 	btt_map_decode(map_raw, newest->lba, &cur);
 	if (cur == old_blk) {

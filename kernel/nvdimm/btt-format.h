@@ -298,6 +298,7 @@ int btt_flog_detect(const struct btt_flog_lane *lane,
 u32 btt_flog_second_slot(enum btt_flog_fmt fmt);
 int btt_flog_lane_state(const struct btt_flog_lane *lane,
 			enum btt_flog_fmt fmt, struct btt_flog_state *st);
+bool btt_flog_reads_map(const struct btt_flog_ent *newest);
 int btt_flog_recover(const struct btt_flog_ent *newest, u32 map_raw,
 		     const struct btt_arena *arena, struct btt_recovery *rec);
 

@@ -14,6 +14,7 @@
 #include <linux/workqueue.h>
 #include "btt-format.h"
 
+struct dentry;
 struct gendisk;
 struct nd_btt;
 struct nd_region;
@@ -55,6 +56,35 @@ struct btt_lane_state {
 };
 
 /**
+ * struct btt_arena_dbg - the values of an arena's debugfs directory
+ *	(btt/bttR.N/arenaI/, the files of 6.1) that are not in its geometry
+ * @size: bytes of the arena: nextoff, or info2off + 4096 for the last
+ * @nextoff: offset of the next arena relative to the BTT start, 0 for
+ *	the last
+ * @infooff: the arena start relative to the BTT start
+ * @dataoff: data area, relative to the BTT start
+ * @mapoff: map, relative to the BTT start
+ * @logoff: flog, relative to the BTT start
+ * @info2off: backup info block, relative to the BTT start
+ * @flags: info block flags at attach, IB_FLAG_ERROR once the arena
+ *	refuses writes
+ * @log_index: the two live flog slots of every lane (0 and 1, or 0 and
+ *	2 for the older padding format: ndctl's btt-pad-compat test reads
+ *	them)
+ */
+struct btt_arena_dbg {
+	u64 size;
+	u64 nextoff;
+	u64 infooff;
+	u64 dataoff;
+	u64 mapoff;
+	u64 logoff;
+	u64 info2off;
+	u32 flags;
+	u32 log_index[2];
+};
+
+/**
  * struct btt_arena_state - an attached arena
  * @geo: its geometry as the info block records it (@geo.off relative to
  *	the BTT start)
@@ -64,6 +94,7 @@ struct btt_lane_state {
  * @error: the info block has IB_FLAG_ERROR: writes fail with -EIO
  * @lanes: @geo.nfree lane states
  * @rtt: read tracking table, one slot per I/O lane (struct btt.nlanes)
+ * @dbg: what debugfs shows beside @geo, @first_lba and the version
  */
 struct btt_arena_state {
 	struct btt_arena geo;
@@ -73,6 +104,7 @@ struct btt_arena_state {
 	bool error;
 	struct btt_lane_state *lanes;
 	u32 *rtt;
+	struct btt_arena_dbg dbg;
 };
 
 /**
@@ -116,6 +148,8 @@ struct btt_io_lane {
  *	are refused until it is cleared
  * @fix_work: retries the repairs a block write left (its map store
  *	failed after its flog entry landed)
+ * @debugfs_dir: btt/bttR.N in debugfs, NULL or an error pointer when
+ *	there is none
  */
 struct btt {
 	struct nd_btt *nd_btt;
@@ -145,6 +179,7 @@ struct btt {
 	bool ro;
 	bool fixes_pending;
 	struct work_struct fix_work;
+	struct dentry *debugfs_dir;
 };
 
 #endif /* __ND_BTT_H__ */

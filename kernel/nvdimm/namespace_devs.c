@@ -462,39 +462,20 @@ int nd_namespace_common_probe(struct device *ndns_dev, struct device *by,
 EXPORT_SYMBOL_GPL(nd_namespace_common_probe);
 
 /**
- * nd_namespace_raw_allowed - whether a namespace may be attached raw
- * @ndns_dev: the namespace, probing (its device lock held), after
- *	personality autodetect found nothing to claim it
- *
- * Returns 0, or -ENXIO with a dev_info line when its labels (or
- * holder_class) reserve it for a personality and force_raw is not set:
- * a BTT-reserved namespace whose info block is gone is not silently
- * exposed raw.
- */
-int nd_namespace_raw_allowed(struct device *ndns_dev)
-{
-	struct nd_namespace_io *nsio = to_nd_namespace_io(ndns_dev);
-
-	if (nsio->claim_class == ND_CLAIM_NONE || nsio->force_raw)
-		return 0;
-	dev_info(ndns_dev, "reserved for a %s device (holder_class): not attached raw unless force_raw is set\n",
-		 nd_claim_class_names[nsio->claim_class]);
-	return -ENXIO;
-}
-
-/**
  * nd_namespace_probe_raw - what a namespace driver does before it
  *	attaches a namespace raw
  * @ndns_dev: the namespace, probing (its device lock held), after
  *	nd_namespace_common_probe()
  *
- * Enables byte access for the probe (devm on @ndns_dev), lets a
+ * Enables byte access for the probe (devm on @ndns_dev) and lets a
  * personality whose metadata is on the media claim the namespace
- * (nd_btt_probe(), nd_pfn_probe()), and checks that nothing reserves it
- * for one.
+ * (nd_btt_probe(), nd_pfn_probe()).  When none does, the namespace is
+ * attached raw whatever its holder_class, as 6.1 does: a sector
+ * namespace whose info block is damaged or wiped must be reachable raw
+ * for ndctl check-namespace and for its reconfiguration.
  *
  * Returns 0 when the driver may attach it raw; -ENXIO when a btt, pfn
- * or dax device claimed it (it comes back as that device) or it is reserved; or the
+ * or dax device claimed it (it comes back as that device); or the
  * errno of the byte access or the claim.
  */
 int nd_namespace_probe_raw(struct device *ndns_dev)
@@ -513,7 +494,10 @@ int nd_namespace_probe_raw(struct device *ndns_dev)
 		return -ENXIO;		/* back as the device that claimed it */
 	if (rc != -ENODEV)
 		return rc;
-	return nd_namespace_raw_allowed(ndns_dev);
+	if (to_nd_namespace_io(ndns_dev)->claim_class != ND_CLAIM_NONE)
+		dev_dbg(ndns_dev, "holder_class %s, but no such metadata on the media: attached raw\n",
+			nd_claim_class_names[to_nd_namespace_io(ndns_dev)->claim_class]);
+	return 0;
 }
 EXPORT_SYMBOL_GPL(nd_namespace_probe_raw);
 
@@ -737,10 +721,12 @@ static int nd_uuid_op(struct device *dev, const char *buf, size_t len)
 		dev_dbg(dev, "uuid: '%s' is not a uuid\n", text);
 		return rc;
 	}
-	if (uuid_is_null(&uuid)) {
-		dev_dbg(dev, "uuid: the null uuid cannot name a namespace\n");
-		return -EINVAL;
-	}
+	/*
+	 * The null uuid is a uuid like any other here, as in 6.1 (ndctl's
+	 * btt-pad-compat.sh makes such a namespace for a pre-4.15 BTT,
+	 * whose parent_uuid is null); ndctl counts the namespace as
+	 * unconfigured.  One namespace of the bus at most, as any uuid.
+	 */
 	if (lbl->has_uuid && uuid_equal(&uuid, &lbl->uuid))
 		return 0;
 	if (nd_uuid_busy(nd_region, dev, &uuid)) {

@@ -311,7 +311,6 @@ void nvdimm_bus_account_cleared(struct nvdimm_bus *nvdimm_bus, u64 addr,
 				u64 length);
 
 /* namespace_devs.c, btt_devs.c: personality autodetect */
-int nd_namespace_raw_allowed(struct device *ndns_dev);
 int nd_btt_probe(struct device *ndns_dev);
 int nd_pfn_probe(struct device *ndns_dev, bool dax);
 int nd_namespace_write_bytes(struct device *ndns_dev, u64 offset,

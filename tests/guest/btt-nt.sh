@@ -3,8 +3,9 @@
 # its errno, nothing changed), a btt configured through sysfs and bound,
 # I/O through /dev/pmemXs, the info block on the DIMM media, autodetect
 # at re-enable, force_raw, a corrupt primary info block, a sector size
-# that does not match the media, a wiped info block.  The namespace is
-# left raw and its region read-only as nt-pmem-io found them.
+# that does not match the media, a wiped info block (raw also when
+# holder_class reserves the namespace for a btt, as 6.1).  The namespace
+# is left raw and its region read-only as nt-pmem-io found them.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/nfit_test.inc"
 . "$(dirname "$0")/ns.inc"
@@ -106,6 +107,19 @@ expect_eq "writes to a bound btt: sector_size, namespace ''" \
 	"$(ns_w $bt/sector_size 512) $(ns_w $bt/namespace '')" \
 	"Device or resource busy Device or resource busy"
 expect_eq "info block signature on the media at 4096 (1.1)" "$(btt_sig $media 4096)" "BTT_ARENA_INFO"
+# debugfs btt/$seed/arena0: 6.1's files (ndctl's btt-pad-compat.sh reads
+# log_index_0/1: flog slots 0 and 1 for a BTT laid out since 4.15)
+BD=/sys/kernel/debug/btt/$seed/arena0
+expect_eq "$BD: log_index_0/1, version, nfree, lbasizes, external_nlba, lba start, flags" \
+	"$(cd $BD 2>&1 && cat log_index_0 log_index_1 version_major version_minor nfree external_lbasize internal_lbasize external_nlba external_lba_start flags | tr '\n' ' ')" \
+	"0 1 1 1 256 4096 4096 0x00001ef0 0x0000000000000000 0x00000000 "
+# offsets relative to the BTT start (the info block at namespace offset 4096)
+ib() {
+	printf '0x%016x' $(dd if=$media bs=1 skip=$((4096 + $1)) count=8 2> /dev/null | od -An -t u8)
+}
+expect_eq "$BD: infooff, nextoff, dataoff, mapoff, logoff, info2off, size" \
+	"$(cd $BD 2>&1 && cat infooff nextoff dataoff mapoff logoff info2off size | tr '\n' ' ')" \
+	"0x0000000000000000 0x0000000000000000 $(ib 88) $(ib 96) $(ib 104) $(ib 112) $(printf '0x%016x' $(($(ib 112) + 4096))) "
 
 # --- I/O ---------------------------------------------------------------
 fail=
@@ -138,6 +152,7 @@ check "/dev/$disk: data intact after the refused write" nvt-pattern verify /dev/
 # --- release, autodetect ---------------------------------------------------
 btt_release $bt
 [ -d $bt ] && nok "$seed still there after release" || ok "$seed unregistered after release"
+[ -d ${BD%/*} ] && nok "${BD%/*} still there after release" || ok "${BD%/*} removed at unbind"
 expect_eq "$n: no holder, mode raw after release" "$(ns_rd $ns/holder) $(cat $ns/mode)" "- raw"
 dmark
 expect_eq "enable $n (BTT on the media)" "$(ns_w $bind $n)" "No such device or address"
@@ -237,6 +252,18 @@ expect_eq "each change of sector size logged as a new layout" \
 	"$(dsince | grep -c "$n: the BTT there is this btt's (uuid $V) with [0-9]*-byte sectors, [0-9]* configured: laying out a new BTT")" 7
 # wiped again: raw, as the tests after expect
 wipe_raw
+# reserved for a btt (holder_class btt, what ndctl's sector mode writes)
+# with no BTT left on the media: attached raw, as 6.1 does (ndctl's
+# btt-check.sh wipes the info block and runs check-namespace on it raw)
+expect_eq "$n: holder_class btt" "$(ns_w $ns/holder_class btt) $(ns_rd $ns/holder_class)" "ok btt"
+expect_eq "enable $n (holder_class btt, no BTT on the media)" "$(ns_w $bind $n)" ok
+nd_settle
+expect_eq "$n: raw, no holder, holder_class kept" \
+	"$(ns_rd $ns/holder) $(ns_driver $ns) $(cat $ns/mode) $(ns_rd $ns/holder_class)" "- nd_pmem raw btt"
+expect_eq "holder_class '' while enabled: refused, kept" \
+	"$(ns_w $ns/holder_class '') $(ns_rd $ns/holder_class)" "Device or resource busy btt"
+echo $n > $unbind
+expect_eq "$n: holder_class none again" "$(ns_w $ns/holder_class '') $(ns_rd $ns/holder_class)" "ok -"
 expect_eq "enable $n after the wipe" "$(ns_w $bind $n)" ok
 nd_settle
 expect_eq "$n: raw, no holder after the wipe" "$(ns_rd $ns/holder) $(ns_driver $ns) $(cat $ns/mode)" "- nd_pmem raw"

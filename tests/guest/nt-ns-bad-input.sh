@@ -236,6 +236,19 @@ expect_eq "B2b under its new uuid; live labels on DIMM 2 of the new uuid, of the
 	"$(ns_by_uuid $RB2 $U_TMP | sed 's,.*/,,') $(nvt-labels show /tmp/bad.ren | grep -c "^label .* uuid=$U_TMP ") $(nvt-labels show /tmp/bad.ren | grep -c "^label .* uuid=$U_B2b ")" \
 	"${NB2b##*/} 1 0"
 good "B2b renamed back" $NB2b/uuid $U_B2b
+# the null uuid names a namespace like any uuid, as in 6.1 (ndctl's
+# btt-pad-compat.sh makes one for a pre-4.15 BTT): P1 renamed to it, no
+# second namespace may take it, its labels bring it back at region enable
+U_NULL=00000000-0000-0000-0000-000000000000
+good "uuid of P1: the null uuid (a rename)" $(ns_by_uuid $R1 $U_P1)/uuid $U_NULL
+bad "the null uuid on the region0 seed while P1 has it" $S0/uuid $U_NULL "$EINVAL"
+regions_off
+regions_on
+NP1=$(ns_by_uuid $R1 $U_NULL)
+expect_eq "P1 assembled from its labels under the null uuid and enabled (size MiB, alt_name, driver)" \
+	"${NP1:+$(($(cat $NP1/size) / MiB)) $(cat $NP1/alt_name) $(ns_driver $NP1)}" "32 bad-p1 nd_pmem"
+[ -n "$NP1" ] && echo ${NP1##*/} > /sys/bus/nd/drivers/nd_pmem/unbind
+good "P1 renamed back" ${NP1:-/nonexistent}/uuid $U_P1
 expect_layout "after the bad writes"
 
 # --- damaged label areas --------------------------------------------------------------

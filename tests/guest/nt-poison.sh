@@ -9,9 +9,10 @@
 # and at a configured attach are refused, logged and left as they were,
 # including the two cases where an unreadable block used to be taken
 # for "no BTT" and a new one laid out over it (the backup, the other
-# version's start); the same for a pfn (fsdax) info block.  Runs after
-# pfn-nt/btt-powercut (namespace raw, region read-only) and leaves it so,
-# with no poison.
+# version's start); a new BTT's poisoned map line fails only its
+# blocks' reads, not the attach; the same for a pfn (fsdax) info block.
+# Runs after pfn-nt/btt-powercut (namespace raw, region read-only) and
+# leaves it so, with no poison.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/nfit_test.inc"
 . "$(dirname "$0")/ns.inc"
@@ -281,6 +282,28 @@ ab=$(btt_of $ns)
 dev=$(btt_disk $ab)
 check "/dev/$dev: data intact after the info block rounds" nvt-pattern verify /dev/$dev 0 1M 7100
 btt_release $ab
+
+# --- a new BTT's map poisoned: attach reads no map entry for unused lanes ---
+# (as 6.1: ndctl's btt-errors.sh poisons map entry 0 of a new BTT and
+# expects the namespace to enable and only that block's reads to fail)
+raw_put if=/dev/zero bs=4096 count=2
+bt=$(btt_seed_dir $r)
+expect_eq "${bt##*/}: a new BTT (uuid, 4096, $n, bind)" \
+	"$(ns_w $bt/uuid $(cat /proc/sys/kernel/random/uuid)) $(ns_w $bt/sector_size 4096) $(ns_w $bt/namespace $n) $(ns_w $bind ${bt##*/})" \
+	"ok ok ok ok"
+nd_settle
+mapoff=$(u 8 $((A + 96)))
+echo ${bt##*/} > $bt/driver/unbind
+echo "$((A + mapoff)) 64" > $P
+expect_eq "bind ${bt##*/} (map entries of LBAs 0..15 poisoned, no lane used yet)" \
+	"$(ns_w $bind ${bt##*/})" ok
+nd_settle
+dev=$(btt_disk $bt)
+expect_eq "/dev/${dev:-none}: LBA 0 (poisoned map entry), LBA 16" \
+	"$(preads 0) $(preads 16)" "Input/output error ok"
+echo clear > $P
+expect_eq "/dev/${dev:-none}: LBA 0 once cleared" "$(preads 0)" ok
+btt_release $bt
 
 # --- pfn (fsdax) info block ------------------------------------------------------------
 raw_put if=/dev/zero bs=4096 count=2

@@ -80,6 +80,7 @@ static void check_lane(const struct btt_flog_lane *lane, u32 map_raw,
 		  ((st.newest.old_map & BTT_MAP_FLAGS) == BTT_MAP_ERROR));
 	ms = btt_map_decode(map_raw, rec.lba, &post);
 	if (rec.set_map) {
+		INVARIANT(btt_flog_reads_map(&st.newest));
 		INVARIANT(post == rec.free_block);
 		INVARIANT((rec.map_entry & BTT_MAP_FLAGS) == BTT_MAP_NORMAL);
 		INVARIANT((rec.map_entry & BTT_MAP_ABA_MASK) <

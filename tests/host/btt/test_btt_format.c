@@ -1368,6 +1368,18 @@ static void t_flog_recover(void)
 		CHECK_INT(r.lba, lba_);					\
 	} while (0)
 
+	/* only a logged write (old != new, flags stripped) reads the map */
+	e = (struct btt_flog_ent){ 7, ext + 7, ext + 7, 1 };
+	CHECK(!btt_flog_reads_map(&e));
+	e = (struct btt_flog_ent){ 5, 5 | 0x40000000u, 5, 2 };
+	CHECK(!btt_flog_reads_map(&e));
+	e = (struct btt_flog_ent){ 5, 5 | 0xc0000000u, 5 | 0x80000000u, 2 };
+	CHECK(!btt_flog_reads_map(&e));
+	e = (struct btt_flog_ent){ 5, 5, ext + 1, 2 };
+	CHECK(btt_flog_reads_map(&e));
+	e = (struct btt_flog_ent){ 5, 0xc0000000u | 900, 901, 2 };
+	CHECK(btt_flog_reads_map(&e));
+
 	/* a fresh lane: nothing to do, its reserve block is free */
 	RECOVER(7, ext + 7, ext + 7, 0);
 	CHECK_INT(r.free_block, ext + 7);
@@ -1415,6 +1427,9 @@ static void t_flog_recover(void)
 	RECOVER(5, 5 | 0x40000000u, 5, 0);
 	CHECK(!r.set_map && r.zero_free);
 	CHECK_INT(r.free_block, 5);
+	/* the map entry is not looked at when it is not needed */
+	RECOVER(7, ext + 7, ext + 7, 0xc0000000u | (ext + 7));
+	CHECK(!r.set_map);
 
 	/* the edges of the arena */
 	RECOVER(ext - 1, in - 1, in - 2, 0xc0000000u | (in - 1));
