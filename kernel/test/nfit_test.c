@@ -68,6 +68,7 @@
 #include <linux/ctype.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <linux/kmod.h>
 #include <asm/unaligned.h>
 #include "nfit.h"
 #include "nfit_test.h"
@@ -2911,6 +2912,26 @@ static void nt_unregister_devices(void)
 	}
 }
 
+/*
+ * 6.1's nfit_test.ko calls into the test builds of nd_pmem, dax_pmem and
+ * device_dax (to check that they are test builds), so loading it loads
+ * them, and ndctl's suite counts on it: a namespace that appears when a
+ * region is enabled is bound by nd_pmem without anyone loading it.  The
+ * 6.1 topology loads them (without holding them: unloading stays free).
+ */
+static void nt_load_61_modules(void)
+{
+	static const char *const mods[] = { "nd_pmem", "dax_pmem", "device_dax" };
+	int i, rc;
+
+	for (i = 0; i < ARRAY_SIZE(mods); i++) {
+		rc = request_module("%s", mods[i]);
+		if (rc)
+			pr_info("nfit_test: topology 6.1: %s not loaded: %d\n",
+				mods[i], rc);
+	}
+}
+
 static int __init nfit_test_init(void)
 {
 	int i, rc;
@@ -2937,6 +2958,8 @@ static int __init nfit_test_init(void)
 			goto err_devices;
 		}
 	}
+	if (nt_v61)
+		nt_load_61_modules();
 	return 0;
 
 err_devices:
