@@ -42,6 +42,11 @@
  *
  *   guest memory: 5 x 32 MiB of media + 4 x 128 KiB of labels.
  *
+ *   topology=6.1 (nt_topo61 below): Linux 6.1's mock instead, for ndctl
+ *   v76.1's test suite: the same four DIMMs and PM ranges with 6.1's
+ *   region offsets and control regions; nfit_test.1 with two DIMMs on
+ *   node 1 and label areas.
+ *
  * Poison: every DIMM has a bitmap of poisoned media lines (64 bytes of
  * DPA each), set and cleared through debugfs, the error-injection
  * functions and Clear Error; ARS reports it (nfit_test_ars.c).  A read through a PM
