@@ -42,6 +42,11 @@
  *
  *   guest memory: 5 x 32 MiB of media + 4 x 128 KiB of labels.
  *
+ *   topology=6.1 (nt_topo61 below): Linux 6.1's mock instead, for ndctl
+ *   v76.1's test suite: the same four DIMMs and PM ranges with 6.1's
+ *   region offsets and control regions; nfit_test.1 with two DIMMs on
+ *   node 1 and label areas.
+ *
  * Poison: every DIMM has a bitmap of poisoned media lines (64 bytes of
  * DPA each), set and cleared through debugfs, the error-injection
  * functions and Clear Error; ARS reports it (nfit_test_ars.c).  A read through a PM
@@ -68,6 +73,7 @@
 #include <linux/ctype.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <linux/kmod.h>
 #include <asm/unaligned.h>
 #include "nfit.h"
 #include "nfit_test.h"
@@ -83,6 +89,7 @@
 #define NT_MAX_XFER	SZ_4K		/* largest label transfer: max_xfer */
 #define NT_ILEAVE	PAGE_SIZE	/* interleave line of the PM ranges */
 #define NT_DCR_SIZE	SZ_4K		/* control registers of one DIMM */
+#define NT_DCR_SIZE_V61	12		/* 6.1's: command and status only */
 #define NT_BDW_SIZE	SZ_16K		/* block-window aperture of one DIMM */
 #define NT_FLUSH_STRIDE	64		/* one flush hint per cache line */
 #define NT_BUS_SPAN	BIT_ULL(36)	/* fake address space per bus */
@@ -91,17 +98,23 @@
 #define NT_POISON_BITS	(NT_DIMM_SIZE / NT_POISON_LINE)
 
 #define NT_MAX_DIMMS	4
+#define NT_MAX_WAYS	4	/* members of one PM range */
 #define NT_MAX_SETS	2
+#define NT_MAX_HINTS	8	/* flush hints per DIMM: 6.1's */
 
 /* NFIT device handle: node[27:16] socket[15:12] imc[11:8] chan[7:4] dimm[3:0] */
 #define NFIT_DIMM_HANDLE(node, socket, imc, chan, dimm)			\
 	((((node) & 0xfff) << 16) | (((socket) & 0xf) << 12) |		\
 	 (((imc) & 0xf) << 8) | (((chan) & 0xf) << 4) | ((dimm) & 0xf))
 
-/* control region identity (JEDEC format interface code 0x201) */
+/* control region identity; format interface codes (JEDEC) */
 #define NT_VENDOR	0xabcd
 #define NT_REVISION	1
-#define NT_FORMAT	0x201
+#define NT_FORMAT	0x201		/* block windows (v4.2's only format) */
+#define NT_FORMAT_BYTE	0x101		/* byte addressable, no energy source */
+#define NT_FORMAT_BYTEN	0x301		/* byte addressable, energy backed */
+#define NT_MFG_LOCATION	0xa		/* 6.1's mock: manufacturing location */
+#define NT_MFG_YEAR	2016		/* and date (big endian in the table) */
 
 /* Intel DSM firmware status codes */
 enum {
@@ -116,81 +129,268 @@ enum {
 
 /**
  * struct nt_pm_set - one persistent-memory SPA range
+ * @range: its SPA range index
  * @ways: number of member DIMMs
  * @dimm: member DIMMs (index into the topology), in interleave order
  * @dpa: first DPA of each member's part
  * @size: bytes each member contributes
+ * @offset: region_offset of each member's memory device map (what the
+ *	interleave-set cookies are computed from; the mock's media is
+ *	interleaved NT_ILEAVE by NT_ILEAVE whatever it says)
+ * @flags: state flags (ACPI_NFIT_MEM_*) of each member's map
  */
 struct nt_pm_set {
+	u16 range;
 	u8 ways;
-	u8 dimm[NT_MAX_DIMMS];
+	u8 dimm[NT_MAX_WAYS];
 	u64 dpa;
 	u64 size;
+	u64 offset[NT_MAX_WAYS];
+	u16 flags[NT_MAX_WAYS];
+};
+
+/**
+ * struct nt_dimm_desc - one DIMM of a topology
+ * @handle: NFIT device handle
+ * @phys_id: physical_id (SMBIOS handle) of its maps
+ * @dcr: index of its control region (the block windows' on blk buses)
+ * @pm_dcr: index of the control region its PM maps name, when it has a
+ *	second, byte-addressable one (6.1's nfit_test.0); 0: @dcr
+ * @dcr_range: SPA range of its control registers (blk buses)
+ * @bdw_range: SPA range of its block-window aperture (blk buses)
+ * @bdw_flags: state flags of its map of that range
+ */
+struct nt_dimm_desc {
+	u32 handle;
+	u16 phys_id;
+	u16 dcr;
+	u16 pm_dcr;
+	u16 dcr_range;
+	u16 bdw_range;
+	u16 bdw_flags;
 };
 
 /* the label commands (nfit_test.0); NT_FW_CMDS: all the mock answers */
-#define NT_LABEL_CMDS	(BIT(ND_CMD_DIMM_FLAGS) | BIT(ND_CMD_GET_CONFIG_SIZE) | \
+#define NT_CONFIG_CMDS	(BIT(ND_CMD_GET_CONFIG_SIZE) | \
 			 BIT(ND_CMD_GET_CONFIG_DATA) | BIT(ND_CMD_SET_CONFIG_DATA))
+#define NT_LABEL_CMDS	(BIT(ND_CMD_DIMM_FLAGS) | NT_CONFIG_CMDS)
 #define NT_FW_CMDS	(NT_LABEL_CMDS | BIT(ND_CMD_CALL))
 
 /**
  * struct nt_topology - what one nfit_test.N describes
  * @nr_dimms: DIMMs
- * @handle: their NFIT device handles
+ * @dimm: them
  * @nr_sets: persistent-memory ranges
  * @set: the ranges
  * @blk: every DIMM has a block window (DCR with a window, DCR and BDW SPA
  *	ranges, a BDW structure)
- * @flush: every DIMM has a flush hint
+ * @nr_hints: flush hints per DIMM (0: none)
  * @cmds: DIMM commands the mock firmware answers (ND_CMD_* bits)
+ * @fw: the DIMMs have the rest of nfit_test.0's firmware: security, and
+ *	the smart, cmd_call and fw_update knobs
  * @mem_flags: state flags (ACPI_NFIT_MEM_*) of every memory device map
+ * @format: format interface code of each DIMM's (first) control region
+ * @pm_format: that of the second control region (@dimm's @pm_dcr)
+ * @v61: 6.1's table layout: SPA ranges without the location cookie
+ *	(56 bytes), control regions without block windows cut before their
+ *	window fields, manufacturing fields valid, platform capabilities
+ * @unmapped: a DIMM with a map of this many bytes to no SPA range (range
+ *	index 0: 6.1's nfit_test.1 second DIMM, "map failed"); 0: none
+ * @unmapped_flags: that map's state flags
+ * @vcd_size: bytes of a virtual CD range (index 0, no DIMM); 0: none
+ * @smart: the DIMMs have the SMART firmware whatever the smart knob says
+ * @knob_base: N of the first DIMM's test_dimmN device
  */
 struct nt_topology {
 	u8 nr_dimms;
-	u32 handle[NT_MAX_DIMMS];
+	struct nt_dimm_desc dimm[NT_MAX_DIMMS];
 	u8 nr_sets;
 	struct nt_pm_set set[NT_MAX_SETS];
 	bool blk;
-	bool flush;
+	u8 nr_hints;
 	unsigned long cmds;
+	bool fw;
 	u16 mem_flags;
+	u16 format;
+	u16 pm_format;
+	bool v61;
+	u64 unmapped;
+	u16 unmapped_flags;
+	u64 vcd_size;
+	bool smart;
+	u8 knob_base;
 };
 
+/*
+ * DIMM @i, handle @h, of a bus with block windows: control regions @blk
+ * and @pm (0: none), control and aperture ranges @ctl and @ap
+ */
+#define NT_DIMM(i, h, blk, pm, ctl, ap)	{ .handle = (h), .phys_id = (i), \
+					  .dcr = (blk), .pm_dcr = (pm), \
+					  .dcr_range = (ctl), .bdw_range = (ap) }
+
+/* v4.2's platform (the default, topology=v4.2) */
 static const struct nt_topology nt_topo[] = {
 	{
 		.nr_dimms = 4,
-		.handle = {
-			NFIT_DIMM_HANDLE(0, 0, 0, 0, 0),
-			NFIT_DIMM_HANDLE(0, 0, 0, 0, 1),
-			NFIT_DIMM_HANDLE(0, 0, 1, 0, 0),
-			NFIT_DIMM_HANDLE(0, 0, 1, 0, 1),
+		.dimm = {
+			NT_DIMM(0, NFIT_DIMM_HANDLE(0, 0, 0, 0, 0), 1, 0, 3, 7),
+			NT_DIMM(1, NFIT_DIMM_HANDLE(0, 0, 0, 0, 1), 2, 0, 4, 8),
+			NT_DIMM(2, NFIT_DIMM_HANDLE(0, 0, 1, 0, 0), 3, 0, 5, 9),
+			NT_DIMM(3, NFIT_DIMM_HANDLE(0, 0, 1, 0, 1), 4, 0, 6, 10),
 		},
 		.nr_sets = 2,
 		.set = {
-			{ .ways = 2, .dimm = { 0, 1 }, .dpa = 0,
-			  .size = NT_DIMM_SIZE / 2 },
-			{ .ways = 4, .dimm = { 0, 1, 2, 3 },
-			  .dpa = NT_DIMM_SIZE / 2, .size = NT_DIMM_SIZE / 2 },
+			{ .range = 1, .ways = 2, .dimm = { 0, 1 }, .dpa = 0,
+			  .size = NT_DIMM_SIZE / 2,
+			  .offset = { 0, NT_ILEAVE } },
+			{ .range = 2, .ways = 4, .dimm = { 0, 1, 2, 3 },
+			  .dpa = NT_DIMM_SIZE / 2, .size = NT_DIMM_SIZE / 2,
+			  .offset = { 0, NT_ILEAVE, 2 * NT_ILEAVE,
+				      3 * NT_ILEAVE } },
 		},
 		.blk = true,
-		.flush = true,
+		.nr_hints = 1,
 		.cmds = NT_LABEL_CMDS,
+		.fw = true,
+		.format = NT_FORMAT,
 	}, {
 		.nr_dimms = 1,
-		.handle = { NFIT_DIMM_HANDLE(0, 0, 0, 0, 0) },
+		.dimm = { { .handle = NFIT_DIMM_HANDLE(0, 0, 0, 0, 0),
+			    .dcr = 1 } },
 		.nr_sets = 1,
 		.set = {
-			{ .ways = 1, .dimm = { 0 }, .dpa = 0,
+			{ .range = 1, .ways = 1, .dimm = { 0 }, .dpa = 0,
 			  .size = NT_DIMM_SIZE },
 		},
+		.knob_base = 4,
 		/* as v4.2's nfit_test.1: a DIMM whose data was lost */
 		.mem_flags = ACPI_NFIT_MEM_SAVE_FAILED |
 			ACPI_NFIT_MEM_RESTORE_FAILED |
 			ACPI_NFIT_MEM_FLUSH_FAILED | ACPI_NFIT_MEM_NOT_ARMED,
+		.format = NT_FORMAT,
+	},
+};
+
+#define NT_HE	ACPI_NFIT_MEM_HEALTH_ENABLED
+
+/*
+ * 6.1's platform (topology=6.1): the tables of Linux 6.1's
+ * tools/testing/nvdimm/test/nfit.c, which ndctl v76.1's test suite was
+ * written against.  nfit_test.0: v4.2's four DIMMs and two PM ranges,
+ * now with 6.1's region offsets (their byte order differs from their
+ * numeric order, so the legacy cookie differs from the v1.1 one), a
+ * byte-addressable control region per DIMM beside the block-window one,
+ * 8 flush hints each, platform capabilities, and the SMART firmware.
+ * 6.1 also hot-adds a fifth DIMM (0x1000) with a _FIT notification right
+ * after probe; under upstream's mock built here that evaluation fails
+ * ("failed to evaluate _FIT") and the suite runs with four, so they are
+ * four here.  nfit_test.1: two DIMMs with label areas on node 1: the
+ * first maps the PM range and reports its data lost, the second maps no
+ * range (map failed); and a virtual CD range.
+ */
+static const struct nt_topology nt_topo61[] = {
+	{
+		.nr_dimms = 4,
+		.dimm = {
+			NT_DIMM(0, NFIT_DIMM_HANDLE(0, 0, 0, 0, 0), 1, 5, 3, 7),
+			NT_DIMM(1, NFIT_DIMM_HANDLE(0, 0, 0, 0, 1), 2, 6, 4, 8),
+			NT_DIMM(2, NFIT_DIMM_HANDLE(0, 0, 1, 0, 0), 3, 7, 5, 9),
+			{ .handle = NFIT_DIMM_HANDLE(0, 0, 1, 0, 1), .phys_id = 3,
+			  .dcr = 4, .pm_dcr = 8, .dcr_range = 6, .bdw_range = 10,
+			  .bdw_flags = NT_HE },
+		},
+		.nr_sets = 2,
+		.set = {
+			{ .range = 1, .ways = 2, .dimm = { 0, 1 }, .dpa = 0,
+			  .size = NT_DIMM_SIZE / 2,
+			  .offset = { 1, BIT_ULL(8) },
+			  .flags = { 0, NT_HE } },
+			{ .range = 2, .ways = 4, .dimm = { 0, 1, 2, 3 },
+			  .dpa = NT_DIMM_SIZE / 2, .size = NT_DIMM_SIZE / 2,
+			  .offset = { BIT_ULL(16), BIT_ULL(24), BIT_ULL(32),
+				      BIT_ULL(40) },
+			  .flags = { NT_HE, 0, NT_HE, 0 } },
+		},
+		.blk = true,
+		.nr_hints = NT_MAX_HINTS,
+		.cmds = NT_CONFIG_CMDS,
+		.fw = true,
+		.smart = true,
+		.format = NT_FORMAT,
+		.pm_format = NT_FORMAT_BYTEN,
+		.v61 = true,
+	}, {
+		.nr_dimms = 2,
+		.dimm = {
+			{ .handle = NFIT_DIMM_HANDLE(1, 0, 0, 0, 0), .dcr = 1 },
+			{ .handle = NFIT_DIMM_HANDLE(1, 0, 0, 0, 1), .dcr = 2 },
+		},
+		.nr_sets = 1,
+		.set = {
+			{ .range = 1, .ways = 1, .dimm = { 0 }, .dpa = 0,
+			  .size = NT_DIMM_SIZE,
+			  .flags = { ACPI_NFIT_MEM_SAVE_FAILED |
+				     ACPI_NFIT_MEM_RESTORE_FAILED |
+				     ACPI_NFIT_MEM_FLUSH_FAILED |
+				     ACPI_NFIT_MEM_HEALTH_OBSERVED |
+				     ACPI_NFIT_MEM_NOT_ARMED } },
+		},
+		.cmds = NT_CONFIG_CMDS,
+		.format = NT_FORMAT_BYTE,
+		.v61 = true,
+		/* 6.1 numbers them after its nfit_test.0's five */
+		.knob_base = 5,
+		.unmapped = NT_DIMM_SIZE,
+		.unmapped_flags = ACPI_NFIT_MEM_MAP_FAILED,
+		.vcd_size = SZ_4M,
 	},
 };
 
 #define NT_NR_BUSES ARRAY_SIZE(nt_topo)
+static_assert(ARRAY_SIZE(nt_topo61) == NT_NR_BUSES);
+
+/*
+ * Which platform the buses describe, chosen at load: "v4.2" (the
+ * default) or "6.1" (what ndctl v76.1's test suite expects).
+ */
+static bool nt_v61;
+
+static int nt_topology_set(const char *val, const struct kernel_param *kp)
+{
+	size_t n = strcspn(val, "\n");
+
+	if (n == 4 && !strncmp(val, "v4.2", n)) {
+		nt_v61 = false;
+		return 0;
+	}
+	if (n == 3 && !strncmp(val, "6.1", n)) {
+		nt_v61 = true;
+		return 0;
+	}
+	pr_warn("nfit_test: topology '%.*s' refused: v4.2 or 6.1\n", (int)n,
+		val);
+	return -EINVAL;
+}
+
+static int nt_topology_get(char *buf, const struct kernel_param *kp)
+{
+	return scnprintf(buf, PAGE_SIZE, "%s\n", nt_v61 ? "6.1" : "v4.2");
+}
+
+static const struct kernel_param_ops nt_topology_ops = {
+	.set = nt_topology_set,
+	.get = nt_topology_get,
+};
+
+module_param_cb(topology, &nt_topology_ops, NULL, 0444);
+MODULE_PARM_DESC(topology, "the platform both buses describe: v4.2 (default) or 6.1 (Linux 6.1's nfit_test, for ndctl v76.1's test suite; docs/nfit_test.md)");
+
+/* The topology of bus @id. */
+static const struct nt_topology *nt_topo_of(int id)
+{
+	return nt_v61 ? &nt_topo61[id] : &nt_topo[id];
+}
 
 /*
  * nfit_test.0 with pm_1way: the second PM range is DIMM 0x101's DPA
@@ -200,7 +400,7 @@ static const struct nt_topology nt_topo[] = {
  * (docs/blk-aperture.md "Media errors").  DIMM 0x100 then has no PM.
  */
 static const struct nt_pm_set nt_set_1way = {
-	.ways = 1, .dimm = { 3 }, .dpa = NT_DIMM_SIZE / 2,
+	.range = 2, .ways = 1, .dimm = { 3 }, .dpa = NT_DIMM_SIZE / 2,
 	.size = NT_DIMM_SIZE / 2,
 };
 
@@ -437,6 +637,7 @@ struct nfit_test;
  * struct nt_dimm - one mock DIMM
  * @t: its bus
  * @idx: index in the topology
+ * @desc: its description in the topology
  * @handle: NFIT device handle
  * @pages: its media, NT_DIMM_SIZE / PAGE_SIZE pages (the DPA space)
  * @nr_pages: entries in @pages
@@ -499,6 +700,7 @@ struct nfit_test;
 struct nt_dimm {
 	struct nfit_test *t;
 	int idx;
+	const struct nt_dimm_desc *desc;
 	u32 handle;
 	struct page **pages;
 	unsigned long nr_pages;
@@ -566,6 +768,7 @@ static const struct attribute_group *nt_dimm_groups[] = {
  * @ars: the bus's ARS and error-injection firmware
  * @fw: firmware update and activation (fw_update=1), else NULL
  * @next_phys: next free fake physical address
+ * @vcd: fake address of the virtual CD range (topology vcd_size)
  * @dimm: its DIMMs
  * @pm: its persistent-memory ranges
  * @flush: the page of flush hints
@@ -581,6 +784,7 @@ struct nfit_test {
 	struct nt_ars ars;
 	struct nt_fw *fw;
 	resource_size_t next_phys;
+	resource_size_t vcd;
 	struct nt_dimm dimm[NT_MAX_DIMMS];
 	struct nfit_test_res pm[NT_MAX_SETS];
 	struct nfit_test_res flush;
@@ -847,7 +1051,7 @@ static int nfit_test_ctl(struct nvdimm_bus_descriptor *nd_desc,
 		if (out != -ENOTTY)
 			return out;
 		out = nt_ars_call(&t->ars, buf, buf_len);
-		if (out != -ENOTTY || !cmd_call || !t->topo->cmds)
+		if (out != -ENOTTY || !cmd_call || !t->topo->fw)
 			return out;
 		return nt_call(&t->pdev->dev, NT_CALL_LEN, &t->bus_calls, buf,
 			       buf_len);
@@ -1295,6 +1499,10 @@ static const guid_t nt_guid_dcr = GUID_INIT(0x92f701f6, 0x13b4, 0x405d,
 static const guid_t nt_guid_bdw = GUID_INIT(0x91af0530, 0x5d86, 0x470e,
 					    0xa6, 0xb0, 0x0a, 0x2d, 0xb9, 0x40,
 					    0x82, 0x49);
+/* volatile virtual CD (ACPI 6.0, 5.2.25.2) */
+static const guid_t nt_guid_vcd = GUID_INIT(0x3d5abd30, 0x4175, 0x87ce,
+					    0x6d, 0x64, 0xd2, 0xad, 0xe5, 0x23,
+					    0xc4, 0xbb);
 
 /**
  * struct nt_nfit - an NFIT being built
@@ -1321,18 +1529,22 @@ static void *nt_nfit_add(struct nt_nfit *b, u16 type, u16 len)
 	return hdr;
 }
 
-static int nt_add_spa(struct nt_nfit *b, u16 index, const guid_t *type,
-		      const struct nfit_test_res *res)
+/* 6.1's mock: SPA ranges of ACPI 6.0, without the location cookie */
+#define NT_SPA_LEN_V61	offsetof(struct acpi_nfit_system_address, location_cookie)
+
+static int nt_add_spa(struct nt_nfit *b, const struct nt_topology *topo,
+		      u16 index, const guid_t *type, u64 start, u64 size)
 {
 	struct acpi_nfit_system_address *spa;
 
-	spa = nt_nfit_add(b, ACPI_NFIT_TYPE_SYSTEM_ADDRESS, sizeof(*spa));
+	spa = nt_nfit_add(b, ACPI_NFIT_TYPE_SYSTEM_ADDRESS,
+			  topo->v61 ? NT_SPA_LEN_V61 : sizeof(*spa));
 	if (!spa)
 		return -E2BIG;
 	spa->range_index = index;
 	memcpy(spa->range_guid, type, sizeof(spa->range_guid));
-	spa->address = res->start;
-	spa->length = res->size;
+	spa->address = start;
+	spa->length = size;
 	return 0;
 }
 
@@ -1340,22 +1552,26 @@ static int nt_add_spa(struct nt_nfit *b, u16 index, const guid_t *type,
  * struct nt_map - one memory device map entry to add
  * @dimm: the DIMM
  * @range: SPA range index
+ * @dcr: index of the control region it names
  * @region_id: which of the DIMM's regions this is
  * @size: bytes the DIMM contributes
  * @offset: offset of its first interleave line in the range
  * @dpa: first DPA
  * @ways: interleave ways of the range
  * @idt: interleave table index, 0 for none
+ * @flags: its state flags (the topology's for every map are added)
  */
 struct nt_map {
 	const struct nt_dimm *dimm;
 	u16 range;
+	u16 dcr;
 	u16 region_id;
 	u64 size;
 	u64 offset;
 	u64 dpa;
 	u16 ways;
 	u16 idt;
+	u16 flags;
 };
 
 static int nt_add_memdev(struct nt_nfit *b, const struct nt_map *m)
@@ -1366,31 +1582,46 @@ static int nt_add_memdev(struct nt_nfit *b, const struct nt_map *m)
 	if (!memdev)
 		return -E2BIG;
 	memdev->device_handle = m->dimm->handle;
-	memdev->physical_id = m->dimm->idx;
+	memdev->physical_id = m->dimm->desc->phys_id;
 	memdev->region_id = m->region_id;
 	memdev->range_index = m->range;
-	memdev->region_index = m->dimm->idx + 1;	/* its control region */
+	memdev->region_index = m->dcr;
 	memdev->region_size = m->size;
 	memdev->region_offset = m->offset;
 	memdev->address = m->dpa;
 	memdev->interleave_ways = m->ways;
 	memdev->interleave_index = m->idt;
-	memdev->flags = m->dimm->t->topo->mem_flags;
+	memdev->flags = m->dimm->t->topo->mem_flags | m->flags;
 	return 0;
 }
 
-static int nt_add_dcr(struct nt_nfit *b, const struct nt_dimm *d, bool blk)
+/*
+ * Control region @index of DIMM @d, format @code, with the block-window
+ * fields when @blk.  6.1's table cuts the others before those fields.
+ */
+static int nt_add_dcr(struct nt_nfit *b, const struct nt_dimm *d, u16 index,
+		      u16 code, bool blk)
 {
+	const struct nt_topology *topo = d->t->topo;
 	struct acpi_nfit_control_region *dcr;
+	u16 len = sizeof(*dcr);
 
-	dcr = nt_nfit_add(b, ACPI_NFIT_TYPE_CONTROL_REGION, sizeof(*dcr));
+	if (topo->v61 && !blk)
+		len = offsetof(struct acpi_nfit_control_region, window_size);
+	dcr = nt_nfit_add(b, ACPI_NFIT_TYPE_CONTROL_REGION, len);
 	if (!dcr)
 		return -E2BIG;
-	dcr->region_index = d->idx + 1;
+	dcr->region_index = index;
 	dcr->vendor_id = NT_VENDOR;
 	dcr->revision_id = NT_REVISION;
 	dcr->serial_number = ~d->handle;
-	dcr->code = NT_FORMAT;
+	dcr->code = code;
+	if (topo->v61) {
+		dcr->valid_fields = ACPI_NFIT_CONTROL_MFG_INFO_VALID;
+		dcr->manufacturing_location = NT_MFG_LOCATION;
+		/* the table holds it big endian */
+		dcr->manufacturing_date = (__force u16)cpu_to_be16(NT_MFG_YEAR);
+	}
 	if (!blk)
 		return 0;
 	dcr->windows = d->blk.dcr_windows;
@@ -1409,7 +1640,7 @@ static int nt_add_bdw(struct nt_nfit *b, const struct nt_dimm *d)
 	bdw = nt_nfit_add(b, ACPI_NFIT_TYPE_DATA_REGION, sizeof(*bdw));
 	if (!bdw)
 		return -E2BIG;
-	bdw->region_index = d->idx + 1;
+	bdw->region_index = d->desc->dcr;
 	bdw->windows = d->blk.bdw_windows;
 	bdw->offset = d->blk.win_offset;
 	bdw->size = d->blk.win_size;
@@ -1446,88 +1677,194 @@ static u16 nt_bdw_idt(const struct nt_dimm *d)
 	return d->blk.bdw_line ? 2 * d->idx + 2 : 0;
 }
 
+/* the bytes of a flush hint structure with @n addresses */
+static u16 nt_flush_len(unsigned int n)
+{
+	return offsetof(struct acpi_nfit_flush_address, hint_address) +
+		n * sizeof(u64);
+}
+
+/* DIMM @d's hints: consecutive words of its NT_FLUSH_STRIDE bytes */
 static int nt_add_flush(struct nt_nfit *b, const struct nfit_test *t,
 			const struct nt_dimm *d)
 {
+	unsigned int j, n = t->topo->nr_hints;
 	struct acpi_nfit_flush_address *flush;
+	u64 *hint;
 
-	/* the ACPICA struct has room for exactly one hint address */
-	flush = nt_nfit_add(b, ACPI_NFIT_TYPE_FLUSH_ADDRESS, sizeof(*flush));
+	BUILD_BUG_ON(NT_MAX_HINTS * sizeof(u64) > NT_FLUSH_STRIDE);
+	flush = nt_nfit_add(b, ACPI_NFIT_TYPE_FLUSH_ADDRESS, nt_flush_len(n));
 	if (!flush)
 		return -E2BIG;
 	flush->device_handle = d->handle;
-	flush->hint_count = 1;
-	flush->hint_address[0] = t->flush.start + d->idx * NT_FLUSH_STRIDE;
+	flush->hint_count = n;
+	/* past the one address the ACPICA struct declares */
+	hint = (void *)flush + offsetof(typeof(*flush), hint_address);
+	for (j = 0; j < n; j++)
+		hint[j] = t->flush.start + d->idx * NT_FLUSH_STRIDE +
+			j * sizeof(u64);
 	return 0;
 }
 
-/*
- * SPA range indexes: the PM ranges first (1..), then with block windows
- * the control-register range of each DIMM, then the aperture of each.
- */
+/* The SPA range indexes of DIMM @i's control registers and aperture. */
 static u16 nt_dcr_range(const struct nfit_test *t, int i)
 {
-	return t->topo->nr_sets + 1 + i;
+	return t->topo->dimm[i].dcr_range;
 }
 
 static u16 nt_bdw_range(const struct nfit_test *t, int i)
 {
-	return t->topo->nr_sets + t->topo->nr_dimms + 1 + i;
+	return t->topo->dimm[i].bdw_range;
 }
 
-static int nt_build_subtables(struct nfit_test *t, struct nt_nfit *b)
+/* The map of DIMM @d to its aperture range, in @m. */
+static const struct nt_map *nt_bdw_map(const struct nfit_test *t,
+				       const struct nt_dimm *d,
+				       struct nt_map *m)
+{
+	*m = (struct nt_map){
+		.dimm = d,
+		.range = nt_bdw_range(t, d->idx),
+		.dcr = d->desc->dcr,
+		.offset = d->blk.bdw_base,
+		.ways = d->blk.bdw_line ? d->blk.ways : 1,
+		.idt = nt_bdw_idt(d),
+		.flags = d->desc->bdw_flags,
+	};
+	return m;
+}
+
+/* 6.1's nfit_test.0: the platform flushes the memory controller's queues */
+static int nt_add_caps(struct nt_nfit *b)
+{
+	struct acpi_nfit_capabilities *cap;
+
+	cap = nt_nfit_add(b, ACPI_NFIT_TYPE_CAPABILITIES, sizeof(*cap));
+	if (!cap)
+		return -E2BIG;
+	cap->highest_capability = 1;
+	cap->capabilities = ACPI_NFIT_CAPABILITY_MEM_FLUSH;
+	return 0;
+}
+
+/* The control region index of DIMM @d's maps of PM ranges. */
+static u16 nt_pm_dcr(const struct nt_dimm *d)
+{
+	return d->desc->pm_dcr ? d->desc->pm_dcr : d->desc->dcr;
+}
+
+/* The maps of the PM ranges, then that of a DIMM mapped to no range. */
+static int nt_add_pm_maps(struct nfit_test *t, struct nt_nfit *b)
 {
 	const struct nt_topology *topo = t->topo;
 	u16 region_id[NT_MAX_DIMMS] = {};
-	int i, s, p, rc = 0;
-
-	for (s = 0; s < topo->nr_sets && !rc; s++)
-		rc = nt_add_spa(b, s + 1, &nt_guid_pm, &t->pm[s]);
-	for (i = 0; topo->blk && i < topo->nr_dimms && !rc; i++)
-		rc = nt_add_spa(b, nt_dcr_range(t, i), &nt_guid_dcr,
-				&t->dimm[i].dcr);
-	for (i = 0; topo->blk && i < topo->nr_dimms && !rc; i++)
-		rc = nt_add_spa(b, nt_bdw_range(t, i), &nt_guid_bdw,
-				&t->dimm[i].bdw);
+	int s, p, rc = 0;
 
 	for (s = 0; s < topo->nr_sets; s++) {
 		const struct nt_pm_set *set = &topo->set[s];
 
 		for (p = 0; p < set->ways && !rc; p++) {
+			const struct nt_dimm *d = &t->dimm[set->dimm[p]];
 			struct nt_map m = {
-				.dimm = &t->dimm[set->dimm[p]],
-				.range = s + 1,
+				.dimm = d,
+				.range = set->range,
+				.dcr = nt_pm_dcr(d),
 				.region_id = region_id[set->dimm[p]]++,
 				.size = set->size,
-				.offset = p * NT_ILEAVE,
+				.offset = set->offset[p],
 				.dpa = set->dpa,
 				.ways = set->ways,
+				.flags = set->flags[p],
 			};
 
 			rc = nt_add_memdev(b, &m);
 		}
 	}
-	for (i = 0; topo->blk && i < topo->nr_dimms && !rc; i++) {
+	/* the last DIMM */
+	if (topo->unmapped && !rc) {
+		const struct nt_dimm *d = &t->dimm[topo->nr_dimms - 1];
+		struct nt_map m = {
+			.dimm = d,
+			.dcr = nt_pm_dcr(d),
+			.size = topo->unmapped,
+			.ways = 1,
+			.flags = topo->unmapped_flags,
+		};
+
+		rc = nt_add_memdev(b, &m);
+	}
+	return rc;
+}
+
+/*
+ * The maps of the block-window ranges: v4.2, each DIMM's two in turn;
+ * 6.1, the control ranges', then the apertures'.
+ */
+static int nt_add_blk_maps(struct nfit_test *t, struct nt_nfit *b)
+{
+	const struct nt_topology *topo = t->topo;
+	int i, rc = 0;
+
+	for (i = 0; i < topo->nr_dimms && !rc; i++) {
 		const struct nt_dimm *d = &t->dimm[i];
 		struct nt_map m = {
 			.dimm = d,
 			.range = nt_dcr_range(t, i),
+			.dcr = d->desc->dcr,
 			.offset = d->blk.dcr_base,
 			.ways = d->blk.dcr_line ? d->blk.ways : 1,
 			.idt = nt_dcr_idt(d),
 		};
 
 		rc = nt_add_memdev(b, &m);
-		m.range = nt_bdw_range(t, i);
-		m.offset = d->blk.bdw_base;
-		m.ways = d->blk.bdw_line ? d->blk.ways : 1;
-		m.idt = nt_bdw_idt(d);
-		if (!rc)
-			rc = nt_add_memdev(b, &m);
+		if (!rc && !topo->v61)
+			rc = nt_add_memdev(b, nt_bdw_map(t, d, &m));
 	}
+	for (i = 0; topo->v61 && i < topo->nr_dimms && !rc; i++) {
+		struct nt_map m;
+
+		rc = nt_add_memdev(b, nt_bdw_map(t, &t->dimm[i], &m));
+	}
+	return rc;
+}
+
+static int nt_build_subtables(struct nfit_test *t, struct nt_nfit *b)
+{
+	const struct nt_topology *topo = t->topo;
+	int i, s, rc = 0;
+
+	for (s = 0; s < topo->nr_sets && !rc; s++)
+		rc = nt_add_spa(b, topo, topo->set[s].range, &nt_guid_pm,
+				t->pm[s].start, t->pm[s].size);
+	for (i = 0; topo->blk && i < topo->nr_dimms && !rc; i++)
+		rc = nt_add_spa(b, topo, nt_dcr_range(t, i), &nt_guid_dcr,
+				t->dimm[i].dcr.start, t->dimm[i].dcr.size);
+	for (i = 0; topo->blk && i < topo->nr_dimms && !rc; i++)
+		rc = nt_add_spa(b, topo, nt_bdw_range(t, i), &nt_guid_bdw,
+				t->dimm[i].bdw.start, t->dimm[i].bdw.size);
+	/* a virtual CD: index 0, no DIMM behind it, nothing to map */
+	if (topo->vcd_size && !rc)
+		rc = nt_add_spa(b, topo, 0, &nt_guid_vcd, t->vcd,
+				topo->vcd_size);
+
+	/*
+	 * nfit.ko describes a DIMM by the control region of its first map:
+	 * on 6.1's nfit_test.0 the block-window one (format 0x201), as 6.1
+	 * shows it, so those maps come first there
+	 */
+	if (!rc && topo->blk && topo->v61)
+		rc = nt_add_blk_maps(t, b);
+	if (!rc)
+		rc = nt_add_pm_maps(t, b);
+	if (!rc && topo->blk && !topo->v61)
+		rc = nt_add_blk_maps(t, b);
 
 	for (i = 0; i < topo->nr_dimms && !rc; i++)
-		rc = nt_add_dcr(b, &t->dimm[i], topo->blk);
+		rc = nt_add_dcr(b, &t->dimm[i], t->dimm[i].desc->dcr,
+				topo->format, topo->blk);
+	for (i = 0; topo->pm_format && i < topo->nr_dimms && !rc; i++)
+		rc = nt_add_dcr(b, &t->dimm[i], t->dimm[i].desc->pm_dcr,
+				topo->pm_format, false);
 	for (i = 0; topo->blk && i < topo->nr_dimms && !rc; i++)
 		rc = nt_add_bdw(b, &t->dimm[i]);
 	for (i = 0; topo->blk && i < topo->nr_dimms && !rc; i++) {
@@ -1538,8 +1875,10 @@ static int nt_build_subtables(struct nfit_test *t, struct nt_nfit *b)
 		if (!rc && d->blk.bdw_line)
 			rc = nt_add_idt(b, nt_bdw_idt(d), d->blk.bdw_line);
 	}
-	for (i = 0; topo->flush && i < topo->nr_dimms && !rc; i++)
+	for (i = 0; topo->nr_hints && i < topo->nr_dimms && !rc; i++)
 		rc = nt_add_flush(b, t, &t->dimm[i]);
+	if (topo->v61 && topo->nr_hints && !rc)
+		rc = nt_add_caps(b);
 	return rc;
 }
 
@@ -1841,9 +2180,12 @@ static void nt_defect_header(struct nt_nfit *b, unsigned int how)
 static int nt_build_nfit(struct nfit_test *t, struct nt_nfit *b)
 {
 	const struct nt_topology *topo = t->topo;
-	unsigned int defect = t->pdev->id == 1 ? READ_ONCE(nfit_defect) : 0;
+	/* the defects and misalignments edit v4.2's nfit_test.1 table */
+	unsigned int defect = t->pdev->id == 1 && !topo->v61 ?
+		READ_ONCE(nfit_defect) : 0;
 	struct acpi_table_nfit *nfit;
-	int nr_spa = topo->nr_sets, nr_memdev = 0, s, rc;
+	int nr_spa = topo->nr_sets + !!topo->vcd_size, s, rc;
+	int nr_memdev = !!topo->unmapped;
 	u8 sum = 0;
 	u32 i;
 
@@ -1856,12 +2198,13 @@ static int nt_build_nfit(struct nfit_test *t, struct nt_nfit *b)
 	b->cap = sizeof(*nfit) +
 		nr_spa * sizeof(struct acpi_nfit_system_address) +
 		nr_memdev * sizeof(struct acpi_nfit_memory_map) +
-		topo->nr_dimms * sizeof(struct acpi_nfit_control_region) +
+		(topo->pm_format ? 2 : 1) * topo->nr_dimms *
+		sizeof(struct acpi_nfit_control_region) +
 		(topo->blk ? topo->nr_dimms *
 		 (sizeof(struct acpi_nfit_data_region) +
 		  2 * sizeof(struct acpi_nfit_interleave)) : 0) +
-		(topo->flush ? topo->nr_dimms *
-		 sizeof(struct acpi_nfit_flush_address) : 0) +
+		topo->nr_dimms * nt_flush_len(topo->nr_hints) +
+		sizeof(struct acpi_nfit_capabilities) +
 		NT_DEFECT_ROOM;
 	b->buf = kzalloc(b->cap, GFP_KERNEL);
 	if (!b->buf)
@@ -1871,7 +2214,8 @@ static int nt_build_nfit(struct nfit_test *t, struct nt_nfit *b)
 	rc = nt_build_subtables(t, b);
 	if (rc)
 		return rc;
-	nt_misalign(t, b);
+	if (!topo->v61)
+		nt_misalign(t, b);
 	if (defect)
 		nt_defect_subtables(b, defect);
 
@@ -1982,6 +2326,9 @@ static int nt_alloc_contents(struct nt_dimm *d, bool label)
 		c->label = vzalloc(NT_LABEL_SIZE);
 		if (!c->label)
 			return -ENOMEM;
+		/* 6.1's mock: a fresh area starts with its name, no index */
+		if (d->t->topo->v61)
+			snprintf(c->label, NT_LABEL_SIZE, "label%d", d->idx);
 	}
 	if (!c->poison) {
 		c->poison = kvcalloc(BITS_TO_LONGS(NT_POISON_BITS),
@@ -2100,7 +2447,8 @@ static void nt_dimm_init(struct nfit_test *t, int i)
 
 	d->t = t;
 	d->idx = i;
-	d->handle = t->topo->handle[i];
+	d->desc = &t->topo->dimm[i];
+	d->handle = d->desc->handle;
 	d->config_size = NT_LABEL_SIZE;
 	d->max_xfer = NT_MAX_XFER;
 	d->fail_status = NT_ST_HW_ERROR;
@@ -2113,7 +2461,9 @@ static void nt_dimm_init(struct nfit_test *t, int i)
 	d->corrupt_cmds = first_bus ? corrupt_cmds[i] : 0;
 	d->blk_flags = NT_BW_LATCH;
 	d->blk_fail_status = NT_BW_ST_MEDIA;
-	d->variant = first_bus ? READ_ONCE(blk_variant[i]) : NT_BLK_V42;
+	/* the variants edit v4.2's layout */
+	d->variant = first_bus && !t->topo->v61 ?
+		READ_ONCE(blk_variant[i]) : NT_BLK_V42;
 	if (d->variant >= NT_BLK_NR) {
 		dev_warn(&t->pdev->dev, "blk_variant %u of DIMM %d unknown, using 0\n",
 			 d->variant, i);
@@ -2123,6 +2473,11 @@ static void nt_dimm_init(struct nfit_test *t, int i)
 		dev_info(&t->pdev->dev, "blk_variant %u: DIMM %d's block windows: %s\n",
 			 d->variant, i, nt_blk_variant_name[d->variant]);
 	nt_blk_layout_init(d, d->variant);
+	if (t->topo->v61) {
+		/* 6.1's control range: just the two registers */
+		d->blk.dcr_size = NT_DCR_SIZE_V61;
+		d->blk.ctl_stride = NT_DCR_SIZE_V61;
+	}
 	nt_smart_init(&d->smart, &t->acpi_desc, d->handle);
 }
 
@@ -2179,7 +2534,7 @@ static int nt_alloc(struct nfit_test *t)
 		if (rc)
 			return rc;
 	}
-	if (topo->flush) {
+	if (topo->nr_hints) {
 		rc = nt_buffer(t, &t->flush, PAGE_SIZE, "flush hints");
 		if (rc)
 			return rc;
@@ -2187,6 +2542,8 @@ static int nt_alloc(struct nfit_test *t)
 			t->dimm[i].flush_hint = t->flush.virt +
 				i * NT_FLUSH_STRIDE;
 	}
+	if (topo->vcd_size)
+		t->vcd = nt_phys(t, topo->vcd_size);
 	return 0;
 }
 
@@ -2205,7 +2562,7 @@ static void nt_ars_setup(struct nfit_test *t)
 	a->ileave = NT_ILEAVE;
 	a->dpa_size = NT_DIMM_SIZE;
 	BUILD_BUG_ON(NT_MAX_SETS > NT_ARS_MAX_RANGES);
-	BUILD_BUG_ON(NT_MAX_DIMMS > NT_ARS_MAX_WAYS);
+	BUILD_BUG_ON(NT_MAX_WAYS > NT_ARS_MAX_WAYS);
 	for (s = 0; s < t->topo->nr_sets; s++) {
 		const struct nt_pm_set *set = &t->topo->set[s];
 		struct nt_ars_range *r = &a->r[s];
@@ -2410,7 +2767,7 @@ static void nt_debugfs_init(struct nfit_test *t)
 	int i;
 
 	t->dir = debugfs_create_dir(dev_name(&t->pdev->dev), nt_debugfs);
-	if (cmd_call && t->topo->cmds)
+	if (cmd_call && t->topo->fw)
 		debugfs_create_u64("bus_calls", 0444, t->dir, &t->bus_calls);
 	nt_ars_debugfs(&t->ars, t->dir);
 	for (i = 0; i < t->topo->nr_dimms; i++)
@@ -2457,8 +2814,8 @@ static int nfit_test_probe(struct platform_device *pdev)
 	if (!t)
 		return -ENOMEM;
 	t->pdev = pdev;
-	t->topo = &nt_topo[pdev->id];
-	if (pdev->id == 0 && READ_ONCE(pm_1way)) {
+	t->topo = nt_topo_of(pdev->id);
+	if (pdev->id == 0 && !nt_v61 && READ_ONCE(pm_1way)) {
 		t->topo_1way = nt_topo[0];
 		t->topo_1way.set[1] = nt_set_1way;
 		t->topo = &t->topo_1way;
@@ -2477,16 +2834,16 @@ static int nfit_test_probe(struct platform_device *pdev)
 	acpi_desc = &t->acpi_desc;
 	acpi_desc->dev = dev;
 	t->cmds = t->topo->cmds;
-	if (cmd_call && t->topo->cmds) {
+	if (cmd_call && t->topo->fw) {
 		t->cmds |= BIT(ND_CMD_CALL);
 		acpi_desc->nd_desc.cmd_mask = BIT(ND_CMD_CALL);
 	}
-	if (smart && t->topo->cmds) {
+	if ((smart || t->topo->smart) && t->topo->fw) {
 		t->cmds |= BIT(ND_CMD_CALL) | BIT(ND_CMD_SMART) |
 			BIT(ND_CMD_SMART_THRESHOLD);
 		acpi_desc->dimm_dsm_mask |= t->topo->cmds | ND_INTEL_SMART_FUNCS;
 	}
-	if (fw_update && t->topo->cmds) {
+	if (fw_update && t->topo->fw) {
 		t->fw = nt_fw_create(dev, t->topo->nr_dimms, fw_live);
 		if (!t->fw) {
 			rc = -ENOMEM;
@@ -2499,7 +2856,7 @@ static int nfit_test_probe(struct platform_device *pdev)
 	}
 	acpi_desc->dimm_cmd_mask = t->cmds;
 	/* nfit_test.0's DIMMs: passphrase security */
-	if (NT_SEC_FIRMWARE && t->topo->cmds) {
+	if (NT_SEC_FIRMWARE && t->topo->fw) {
 		nt_sec_setup(t);
 		acpi_desc->dimm_cmd_mask |= NFIT_INTEL_SECURITY_FUNCS;
 	}
@@ -2512,7 +2869,7 @@ static int nfit_test_probe(struct platform_device *pdev)
 	for (i = 0; i < t->topo->nr_dimms; i++) {
 		t->dimm[i].knobs.smart = &t->dimm[i].smart;
 		rc = nt_smart_add_dev(&t->dimm[i].knobs, dev,
-				      pdev->id * NT_MAX_DIMMS + i,
+				      t->topo->knob_base + i,
 				      nt_dimm_groups);
 		if (rc)
 			goto out;
@@ -2520,8 +2877,11 @@ static int nfit_test_probe(struct platform_device *pdev)
 	acpi_desc->nd_desc.ndctl = nfit_test_ctl;
 	/* ndctl finds the mock buses by provider "nfit_test.N" */
 	acpi_desc->nd_desc.provider_name = dev_name(dev);
-	/* v4.2: a PMEM namespace is a multiple of PAGE_SIZE x ways */
-	acpi_desc->pmem_align = PAGE_SIZE;
+	/*
+	 * v4.2: a PMEM namespace is a multiple of PAGE_SIZE x ways; 6.1:
+	 * nfit.ko's default (16 MiB)
+	 */
+	acpi_desc->pmem_align = t->topo->v61 ? 0 : PAGE_SIZE;
 	rc = acpi_nfit_init(acpi_desc, b.buf, b.len);
 	if (rc) {
 		dev_err(dev, "acpi_nfit_init: %d\n", rc);
@@ -2557,6 +2917,26 @@ static void nt_unregister_devices(void)
 	}
 }
 
+/*
+ * 6.1's nfit_test.ko calls into the test builds of nd_pmem, dax_pmem and
+ * device_dax (to check that they are test builds), so loading it loads
+ * them, and ndctl's suite counts on it: a namespace that appears when a
+ * region is enabled is bound by nd_pmem without anyone loading it.  The
+ * 6.1 topology loads them (without holding them: unloading stays free).
+ */
+static void nt_load_61_modules(void)
+{
+	static const char *const mods[] = { "nd_pmem", "dax_pmem", "device_dax" };
+	int i, rc;
+
+	for (i = 0; i < ARRAY_SIZE(mods); i++) {
+		rc = request_module("%s", mods[i]);
+		if (rc)
+			pr_info("nfit_test: topology 6.1: %s not loaded: %d\n",
+				mods[i], rc);
+	}
+}
+
 static int __init nfit_test_init(void)
 {
 	int i, rc;
@@ -2583,6 +2963,8 @@ static int __init nfit_test_init(void)
 			goto err_devices;
 		}
 	}
+	if (nt_v61)
+		nt_load_61_modules();
 	return 0;
 
 err_devices:

@@ -43,6 +43,16 @@ if [ $i -lt 20 ]; then
 else
 	nok "unloading the platform before the suite: $(cat /tmp/peer-unload.out)"
 fi
+# The suite expects 6.1's nfit_test topology (its DIMMs, cookies, label
+# areas on nfit_test.1): our mock has it as a mode, topology=6.1
+# (docs/nfit_test.md), which every modprobe of the suite (the scripts'
+# and libkmod's in the C tests) takes from modprobe.d.  Upstream's mock
+# has only that topology and no such parameter.
+if modinfo -F parm nfit_test 2> /dev/null | grep -q '^topology:'; then
+	mkdir -p /etc/modprobe.d
+	echo "options nfit_test topology=6.1" > /etc/modprobe.d/nfit_test-peer.conf
+	ok "nfit_test loads with topology=6.1 (/etc/modprobe.d/nfit_test-peer.conf)"
+fi
 tab=$(printf '\t')
 n=0
 while IFS=$tab read -r name tmo cmd; do
