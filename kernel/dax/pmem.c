@@ -5,9 +5,10 @@
  * keeps the metadata part of the range, and hands the data part to the
  * kernel's device-dax core as a static dax region with one instance on
  * the dax bus, named after the namespace as 6.1 names it (namespaceR.N
- * gives daxR.N).  The stock device_dax driver binds
- * that instance, makes the struct pages (in the namespace or in RAM, as
- * the info block says) and offers the character device /dev/daxR.N.
+ * gives daxR.N).  The device_dax driver (the stock one in production, the
+ * test build's own, kernel/dax/device.c, over nfit_test) binds that
+ * instance, makes the struct pages (in the namespace or in RAM, as the
+ * info block says) and offers the character device /dev/daxR.N.
  *
  * The device-dax core keeps its region in the nd device's driver data
  * and its attributes (dax_region/) in the nd device's sysfs directory,
@@ -18,8 +19,28 @@
 #include <linux/device.h>
 #include <linux/ioport.h>
 #include <linux/memremap.h>
+#include <linux/pfn_t.h>
 #include "nd.h"
 #include "dax-bus.h"
+
+#ifdef LIBNVDIMM_TEST_BUILD
+/*
+ * The test build only (kernel/test/Kbuild.drivers defines it): a range of
+ * nfit_test's mock window, vmalloc'ed memory that the test build's
+ * device_dax serves page by page (kernel/test/iomap.c).
+ */
+int nfit_test_dax_page(phys_addr_t phys, u64 flags, pfn_t *pfn);
+
+static bool dax_pmem_test_range(u64 start)
+{
+	return nfit_test_dax_page(start, 0, NULL) == 1;
+}
+#else
+static bool dax_pmem_test_range(u64 start)
+{
+	return false;
+}
+#endif
 
 static int dax_pmem_probe(struct device *dev)
 {
@@ -40,9 +61,13 @@ static int dax_pmem_probe(struct device *dev)
 	if (ndns) {
 		struct nd_namespace_io *nsio = to_nd_namespace_io(ndns);
 
-		/* device_dax makes struct pages: a real memory range only */
+		/*
+		 * device_dax makes struct pages: a real memory range only,
+		 * or (test build) nfit_test's mock memory
+		 */
 		if (!nvdimm_range_is_pmem(nd_region, nsio->res_start,
-					  nsio->res_size)) {
+					  nsio->res_size) &&
+		    !dax_pmem_test_range(nsio->res_start)) {
 			dev_err(dev, "%s is not system persistent memory: no device-dax\n",
 				dev_name(ndns));
 			return -ENXIO;

@@ -11,11 +11,13 @@
  * (pfn-format.c has its format), autodetect at namespace enable
  * (nd_pfn_probe()) and nvdimm_setup_pfn(), which the drivers call from
  * their probe: nd_pmem binds pfn devices, our dax_pmem binds dax devices
- * and hands the range to the stock device_dax driver.
+ * and hands the range to the device_dax driver.
  *
  * BLK regions have neither: their namespaces have no system-physical
  * range to map.
  */
+#include <linux/badblocks.h>
+#include <linux/blkdev.h>
 #include <linux/device.h>
 #include <linux/ioport.h>
 #include <linux/memremap.h>
@@ -480,6 +482,63 @@ out:
 	return rc;
 }
 
+/*
+ * PFN_MODE_PMEM: the memory map is written into the namespace, between
+ * the info block's reserve and the data, at every attach; its old content
+ * is nothing to keep.  Bad sectors the bus knows of there would stop it
+ * (or be consumed by it), so, as 6.1 does, they are cleared first: zeroes
+ * written page by page over each bad run, through the firmware's Clear
+ * Error (nd_namespace_write_bytes()).  Called with the namespace mapped
+ * for byte access; a layout that does not fit the namespace is left to
+ * nvdimm_setup_pfn()'s check.
+ */
+static int nd_pfn_clear_memmap_poison(struct nd_pfn *nd_pfn, struct device *ndns,
+				      const struct pfn_layout *l)
+{
+	struct nd_region *nd_region = to_nd_region(ndns->parent);
+	struct nd_namespace_io *nsio = to_nd_namespace_io(ndns);
+	void *zero = page_address(ZERO_PAGE(0));
+	u64 off, end, roff;
+	int rc;
+
+	if (l->mode != PFN_MODE_PMEM || !nd_region->bb_ready)
+		return 0;
+	off = (u64)l->start_pad + PFN_RESERVE;
+	if (check_add_overflow((u64)l->start_pad, l->dataoff, &end) ||
+	    end > nsio->res_size || !IS_ALIGNED(off | end, PAGE_SIZE))
+		return 0;
+	roff = nsio->res_start - nd_region->res_start;
+	while (off < end) {
+		/* a badblocks_check() span counts sectors in an int */
+		u64 span = min_t(u64, end - off, SZ_1G);
+		sector_t first_bad;
+		int num_bad;
+		u64 bad, bad_end, e;
+
+		if (!badblocks_check(&nd_region->bb, (roff + off) >> SECTOR_SHIFT,
+				     span >> SECTOR_SHIFT, &first_bad, &num_bad)) {
+			off += span;
+			continue;
+		}
+		/* the run, in namespace offsets, clipped to [off, end) */
+		bad = (u64)first_bad << SECTOR_SHIFT;
+		bad_end = bad + ((u64)num_bad << SECTOR_SHIFT);
+		bad = max(bad, roff + off) - roff;
+		e = min(ALIGN(bad_end - roff, PAGE_SIZE), end);
+		dev_dbg(&nd_pfn->cd.dev, "%s: memory map: bad sectors at [%#llx, %#llx), cleared\n",
+			dev_name(ndns), bad, e);
+		for (off = ALIGN_DOWN(bad, PAGE_SIZE); off < e; off += PAGE_SIZE) {
+			rc = nd_namespace_write_bytes(ndns, off, zero, PAGE_SIZE);
+			if (rc) {
+				dev_err(&nd_pfn->cd.dev, "%s: bad sectors in the memory map at %#llx not cleared: %d\n",
+					dev_name(ndns), off, rc);
+				return rc;
+			}
+		}
+	}
+	return 0;
+}
+
 /**
  * nvdimm_setup_pfn - what a pfn or dax device's driver does first
  * @dev: a pfn or dax device, probing (its device lock held)
@@ -493,6 +552,9 @@ out:
  * mode or alignment than configured: -EOPNOTSUPP); when there is none,
  * or one of another device or namespace, a new one is laid out and
  * written.  A damaged block of this kind is not overwritten (-EINVAL).
+ * With the struct pages in the namespace (PFN_MODE_PMEM), the bad sectors
+ * the region knows of in their area are cleared (zeroes written through
+ * Clear Error; the error when that fails, nothing attached).
  * On success the device's layout fields are set and @pgmap's range is
  * the mapped range (the namespace less start_pad and end_trunc): the
  * data is its part from @nd_pfn->dataoff on, @nd_pfn->npfns pages to
@@ -531,6 +593,8 @@ int nvdimm_setup_pfn(struct device *dev, struct dev_pagemap *pgmap)
 	rc = nvdimm_namespace_bytes_enable(dev, ndns);
 	if (!rc)
 		rc = nd_pfn_load_or_format(nd_pfn, ndns, &l);
+	if (!rc)
+		rc = nd_pfn_clear_memmap_poison(nd_pfn, ndns, &l);
 	devres_release_group(dev, group);
 	if (rc)
 		return rc;

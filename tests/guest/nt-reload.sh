@@ -7,13 +7,14 @@
 . "$(dirname "$0")/nfit_test.inc"
 
 CYCLES=${NVT_NT_CYCLES:-20}
-TEST_MODS="dax_pmem nd_pmem nd_blk nd_btt nfit_test_powercut nfit_test nfit libnvdimm nfit_test_iomap"
+TEST_MODS="dax_pmem device_dax nd_pmem nd_blk nd_btt nfit_test_powercut nfit_test nfit libnvdimm nfit_test_iomap"
 nd_settle
 nt_debugfs
 # btt, pfn and dax ids are not reused within a load (btt-nt and pfn-nt
 # moved the seeds on): a reload numbers them from 0 again, so only their
-# count is compared.  (dax_pmem, loaded by pfn-nt, goes in the first
-# cycle: nothing loads it again.)
+# count is compared.  (dax_pmem and the test build's device_dax, which
+# needs nfit_test_iomap, loaded by pfn-nt, go in the first cycle: nothing
+# loads them again.)
 nd_devices() {
 	ls /sys/bus/nd/devices | sed -E 's/^((btt|pfn|dax)[0-9]*)\.[0-9]+$/\1.N/' | sort | tr '\n' ' '
 }

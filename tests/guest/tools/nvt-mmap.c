@@ -4,7 +4,9 @@
  * (a DAX filesystem) or a device-dax character device (/dev/daxR.N).
  *
  *   nvt-mmap write  PATH OFF LEN SEED [--align N] [--sync] [--exact]
+ *                   [--private] [--past-end]
  *   nvt-mmap verify PATH OFF LEN SEED [--align N] [--sync] [--exact]
+ *                   [--private] [--past-end]
  *   nvt-mmap gen    OFF LEN SEED          the pattern of [OFF, OFF+LEN) to stdout
  *   nvt-mmap statx  PATH
  *
@@ -25,7 +27,10 @@
  * [OFF, OFF+LEN) (OFF page-aligned), to see an unaligned mapping refused.
  * --sync maps MAP_SHARED_VALIDATE | MAP_SYNC, which the kernel grants only
  * on a DAX mapping: refused (EOPNOTSUPP) elsewhere, reported as such,
- * exit 3.
+ * exit 3.  --private maps MAP_PRIVATE (device_dax refuses it).
+ * --past-end lets [OFF, OFF+LEN) run past the end of a character device
+ * (its sysfs size), to see the pages there refused.  A SIGBUS while
+ * touching the mapping is reported with the offset it hit, exit 4.
  *
  * statx: prints whether STATX_ATTR_DAX is set on PATH (statx(2) syscall);
  * exit 0 if set, 1 if not, 2 on error (or if the kernel does not report
@@ -37,6 +42,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +66,13 @@
 #endif
 
 static const char *path;
+static sigjmp_buf sigbus_env;
+
+static void on_sigbus(int sig)
+{
+	(void)sig;
+	siglongjmp(sigbus_env, 1);
+}
 
 static void die(const char *what)
 {
@@ -201,6 +215,7 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: nvt-mmap write|verify PATH OFF LEN SEED [--align N] [--sync] [--exact]\n"
+		"                [--private] [--past-end]\n"
 		"       nvt-mmap gen OFF LEN SEED\n"
 		"       nvt-mmap statx PATH\n");
 	exit(2);
@@ -209,7 +224,8 @@ static void usage(void)
 int main(int argc, char **argv)
 {
 	long long off, len, align = 0, size, moff, mlen, i;
-	int wr, sync = 0, exact = 0, fd, flags, prot;
+	int wr, sync = 0, exact = 0, private = 0, past = 0, fd, flags, prot;
+	volatile long long at = -1;
 	long long pagesz = sysconf(_SC_PAGESIZE);
 	uint64_t seed;
 	struct stat st;
@@ -244,6 +260,10 @@ int main(int argc, char **argv)
 			sync = 1;
 		else if (!strcmp(argv[i], "--exact"))
 			exact = 1;
+		else if (!strcmp(argv[i], "--private"))
+			private = 1;
+		else if (!strcmp(argv[i], "--past-end"))
+			past = 1;
 		else if (!strcmp(argv[i], "--align") && i + 1 < argc)
 			align = num(argv[++i]);
 		else
@@ -279,7 +299,7 @@ int main(int argc, char **argv)
 	if (align % pagesz)
 		fail("align %lld is not a multiple of the page size %lld",
 		     align, pagesz);
-	if (off + len > size)
+	if (off + len > size && !(past && S_ISCHR(st.st_mode)))
 		fail("range ends at %lld, beyond the end (%lld bytes)",
 		     off + len, size);
 
@@ -293,7 +313,8 @@ int main(int argc, char **argv)
 		mlen = (off + len + align - 1) / align * align - moff;
 	}
 	prot = PROT_READ | (wr ? PROT_WRITE : 0);
-	flags = sync ? MAP_SHARED_VALIDATE | MAP_SYNC : MAP_SHARED;
+	flags = sync ? MAP_SHARED_VALIDATE | MAP_SYNC :
+		private ? MAP_PRIVATE : MAP_SHARED;
 	map = mmap(NULL, mlen, prot, flags, fd, moff);
 	if (map == MAP_FAILED) {
 		int e = errno;
@@ -305,13 +326,25 @@ int main(int argc, char **argv)
 		}
 		fprintf(stderr, "nvt-mmap: %s: mmap(%lld bytes at %lld, %s) "
 			"failed: %s\n", path, mlen, moff,
-			sync ? "MAP_SHARED_VALIDATE|MAP_SYNC" : "MAP_SHARED",
+			sync ? "MAP_SHARED_VALIDATE|MAP_SYNC" :
+			private ? "MAP_PRIVATE" : "MAP_SHARED",
 			strerror(e));
 		return 2;
 	}
 	p = map + (off - moff);
+	if (sigsetjmp(sigbus_env, 1)) {
+		printf("%s: SIGBUS at offset %lld\n", path, off + at);
+		return 4;
+	}
+	signal(SIGBUS, on_sigbus);
 
 	if (wr) {
+		/* the first byte of every page first: where a SIGBUS hits */
+		for (i = 0; i < len; i += pagesz - ((off + i) % pagesz)) {
+			at = i;
+			p[i] = pbyte(seed, off + i);
+		}
+		at = -1;
 		for (i = 0; i < len && ((off + i) & 7); i++)
 			p[i] = pbyte(seed, off + i);
 		for (; i + 8 <= len; i += 8) {
@@ -327,7 +360,14 @@ int main(int argc, char **argv)
 			die("msync");
 	} else {
 		long long bad = 0, first = -1;
+		volatile uint8_t sink;
 
+		for (i = 0; i < len; i += pagesz - ((off + i) % pagesz)) {
+			at = i;
+			sink = p[i];
+		}
+		(void)sink;
+		at = -1;
 		for (i = 0; i < len; i++) {
 			if (p[i] != pbyte(seed, off + i)) {
 				if (first < 0)
