@@ -79,6 +79,28 @@ rec dirty.list "$(ndctl list -D -d $D | tr -d ' \t\n' | sed -n 's/.*"dirty_shutd
 echo 7 > $ND/nfit/dirty_shutdown 2> /dev/null
 rec dirty.write-rc $?
 expect_eq "nfit/dirty_shutdown is read-only" "$(sed -n 's/^dirty.write-rc = //p' $OUTF)" 1
+# ndctl_dimm_get_dirty_shutdown() (76.1's LIBNDCTL_18, PMDK's reader of the
+# count): ours and Debian's libndctl, the same program dlopen()ing each,
+# give every DIMM's nfit/dirty_shutdown, -ENOENT (-2) where it is absent
+DS=/usr/local/bin/ndctl-dirty-shutdown
+if [ -x $DS ] && [ -e /opt/ours/lib/libndctl.so.1 ]; then
+	dso=$($DS /opt/ours/lib/libndctl.so.1 2>&1)
+	rc=$?
+	expect_eq "ours: ndctl_dimm_get_dirty_shutdown@LIBNDCTL_18 ($(echo $dso | head -c 80))" $rc 0
+	dsd=$($DS libndctl.so.6 2>&1)
+	expect_eq "ours ndctl_dimm_get_dirty_shutdown = Debian's, every DIMM" \
+		"$(echo "$dso" | sort)" "$(echo "$dsd" | sort)"
+	got= want=
+	for n in /sys/bus/nd/devices/nmem*; do
+		got="$got $(echo "$dso" | sed -n "s/^$(basename $n) //p")"
+		v=$(dsc $n)
+		want="$want $([ "$v" = absent ] && echo -2 || echo $v)"
+	done
+	expect_eq "ndctl_dimm_get_dirty_shutdown: nfit/dirty_shutdown, -ENOENT without" \
+		"$got" "$want"
+else
+	skip "ndctl_dimm_get_dirty_shutdown" "no $DS or our libndctl"
+fi
 HAVE_OURS=
 if [ -x $OURS ] && $OURS list -H -d $D > /dev/null 2>&1; then
 	HAVE_OURS=1
