@@ -408,7 +408,71 @@ if [ "$NVT_SET" != upstream ]; then
 		nok "health_notified: '$n'"
 fi
 
+# --- a DIMM dirty at registration (ours: nfit_test's smart_dirty) ------------
+# 6.1 reads SMART when a DIMM registers; a shutdown state marked valid and
+# dirty (the last shutdown was unsafe) adds flush_fail to nfit/flags, which
+# ndctl 76.1 lists as flag_failed_flush.  6.1's mock cannot start dirty.
+# dimm_of HANDLE: the nmem of nfit_test.0 with that handle
+dimm_of() {
+	local n
+	for n in /sys/bus/nd/devices/nmem*; do
+		[ "$(cat $n/../provider 2> /dev/null)" = nfit_test.0 ] || continue
+		[ $(($(cat $n/nfit/handle))) = $(($1)) ] && { basename $n; return 0; }
+	done
+	return 1
+}
+dirty_at_load() {
+	local c0 dd o f
+	c0=$(sed -n 's/^health.default = .*"shutdown_count":\([0-9]*\).*/\1/p' $OUTF)
+	if ! reload smart_dirty=$h; then
+		nok "modprobe nfit_test smart_dirty=$h: $(cat /tmp/ns.unload)"
+		return
+	fi
+	dd=$(dimm_of $h)
+	o=$(for n in /sys/bus/nd/devices/nmem*; do
+		[ "$(cat $n/../provider 2> /dev/null)" = nfit_test.0 ] &&
+			[ "$(basename $n)" != "$dd" ] && basename $n
+	done | head -n 1)
+	expect_eq "smart_dirty=$h: $dd's nfit/flags (6.1: flush_fail)" \
+		"$(cat /sys/bus/nd/devices/$dd/nfit/flags)" "flush_fail "
+	[ -n "$o" ] && expect_eq "another DIMM ($o): nfit/flags clean" \
+		"$(cat /sys/bus/nd/devices/$o/nfit/flags)" ""
+	expect_eq "$dd: dirty_shutdown = the load-time count + 1" \
+		"$(dsc /sys/bus/nd/devices/$dd)" $((c0 + 1))
+	D=$dd
+	f=$(health | sed -n 's/.*"shutdown_state":"\([a-z]*\)".*/\1/p')
+	expect_eq "$dd: list -H shutdown_state" "$f" dirty
+	f=$(ndctl list -D -d $dd | tr -d ' \t\n' | grep -o '"flag_failed_flush":true')
+	expect_eq "$dd: Debian's list -D: flag_failed_flush" "$f" '"flag_failed_flush":true'
+	if [ -n "$HAVE_OURS" ]; then
+		expect_eq "$dd: ours list -D = Debian's" "$($OURS list -D -d $dd 2>&1)" \
+			"$(ndctl list -D -d $dd 2>&1)"
+	fi
+	dmesg | grep -q "DIMM $h: its last shutdown was unsafe" &&
+		ok "$dd: the unsafe last shutdown logged" || nok "$dd: nothing logged"
+	# an un-injected shutdown state changes the SMART, not the flag (6.1
+	# reads it once)
+	ndctl inject-smart --unsafe-shutdown-uninject $dd > /dev/null 2>&1
+	expect_eq "$dd: un-injected: nfit/flags still as read at registration" \
+		"$(cat /sys/bus/nd/devices/$dd/nfit/flags)" "flush_fail "
+	# bad input: not a number, more handles than it takes; a handle that
+	# names no DIMM leaves every DIMM clean
+	for v in banana 1,2,3,4,5,6,7,8,9; do
+		rmmod nfit_test 2> /dev/null
+		modprobe nfit_test smart_dirty=$v > /tmp/ns.bad 2>&1 &&
+			nok "smart_dirty=$v accepted" || ok "smart_dirty=$v refused: $(head -c 100 /tmp/ns.bad)"
+	done
+	if reload smart_dirty=0xdead; then
+		f=$(cat /sys/bus/nd/devices/nmem*/nfit/flags | grep -c flush_fail)
+		# nfit_test.1's DIMM has flush_fail in its memory map (v4.2's)
+		expect_eq "smart_dirty=0xdead (no such DIMM): only nfit_test.1's flush_fail" "$f" 1
+	else
+		nok "modprobe nfit_test smart_dirty=0xdead: $(cat /tmp/ns.unload)"
+	fi
+}
+
 flush_out
 if [ "$NVT_SET" != upstream ]; then
+	dirty_at_load
 	reload && ok "nfit_test reloaded (load-time health)" || nok "reload: $(cat /tmp/ns.unload)"
 fi
