@@ -357,6 +357,92 @@ monitor_config() {
 	done
 }
 
+# --- monitor to syslog: ours and 76.1's, each alone --------------------------
+# The guest runs no syslogd: nvt-syslog listens on /dev/log and writes the
+# datagrams as syslog(3) sent them.  Each monitor (--daemon: syslog is its
+# default; in the foreground: -l syslog) watches $D, an unsafe shutdown is
+# injected, its lines are taken, it is stopped.  Compared: "<PRI>" (facility
+# and priority), the tag and the message; dropped: the time stamp, one
+# trailing newline, the JSON's timestamp, pid and shutdown count.
+SL=/tmp/ns.syslog
+sl_norm() {	# FROM: the lines after line FROM, normalized
+	tail -n +$(($1 + 1)) $SL |
+		sed -E 's/^(<[0-9]+>)[A-Z][a-z]{2} [ 0-9][0-9] [0-9:]{8} /\1/;s/\\n$//' |
+		sed 's/"timestamp":"[^"]*",//;s/"pid":[0-9]*,//;s/"shutdown_count":[0-9]*//'
+}
+sl_pids() {	# NDCTL: its monitors watching $D (slow under TCG: a fallback)
+	local p
+	for p in /proc/[0-9]*; do
+		tr '\0' ' ' < $p/cmdline 2> /dev/null | grep -q "^$1 monitor .*-d $D " &&
+			echo ${p#/proc/}
+	done
+}
+sl_run() {	# NDCTL KEY monitor options...: its lines in /tmp/ns.sl.KEY
+	local nd=$1 k=$2 n0 i p=
+	shift 2
+	n0=$(wc -l < $SL)
+	if [ "$1" = --daemon ]; then
+		$nd monitor "$@" -d $D -D dimm-unclean-shutdown > /tmp/ns.sl.out 2>&1
+		for i in $(seq 1 50); do
+			tail -n +$((n0 + 1)) $SL | grep -q "daemon started" && break
+			usleep 100000
+		done
+	else
+		$nd monitor "$@" -d $D -D dimm-unclean-shutdown > /tmp/ns.sl.out 2>&1 &
+		p=$!
+		sleep 1
+	fi
+	ndctl inject-smart --unsafe-shutdown $D > /dev/null 2>&1
+	for i in $(seq 1 50); do
+		tail -n +$((n0 + 1)) $SL | grep -q ': {' && break
+		usleep 100000
+	done
+	sl_norm $n0 > /tmp/ns.sl.$k
+	# the daemon's pid: its JSON line says it
+	[ -n "$p" ] || p=$(tail -n +$((n0 + 1)) $SL | sed -n 's/.*"pid":\([0-9]*\).*/\1/p' | head -n 1)
+	[ -n "$p" ] || p=$(sl_pids $nd)
+	[ -n "$p" ] && kill $p
+	for i in $(seq 1 20); do
+		[ -d /proc/$p ] || break
+		usleep 100000
+	done
+	[ -n "$p" ] && [ ! -d /proc/$p ] || nok "$nd monitor $*: '$p' still running after SIGTERM"
+	wait $p 2> /dev/null
+	usleep 200000
+	sl_norm $n0 > /tmp/ns.sl.$k.all
+	ndctl inject-smart --unsafe-shutdown-uninject $D > /dev/null 2>&1
+}
+monitor_syslog() {
+	local lpid m
+	if [ ! -x /usr/local/bin/nvt-syslog ] || [ -e /dev/log ]; then
+		skip "monitor to syslog" "no nvt-syslog, or /dev/log exists"
+		return
+	fi
+	: > $SL
+	nvt-syslog /dev/log $SL &
+	lpid=$!
+	for i in $(seq 1 20); do [ -S /dev/log ] && break; usleep 50000; done
+	for m in daemon fg; do
+		if [ $m = daemon ]; then
+			sl_run ndctl deb.$m --daemon
+			sl_run $OURS ours.$m --daemon
+		else
+			sl_run ndctl deb.$m -l syslog
+			sl_run $OURS ours.$m -l syslog
+		fi
+		grep -q '"dimm-unclean-shutdown":true' /tmp/ns.sl.deb.$m &&
+			ok "76.1's monitor ($m) logged the event to syslog: $(cut -c1-60 /tmp/ns.sl.deb.$m | tr '\n' '|')" ||
+			nok "76.1's monitor ($m): no event in syslog: $(head -c 300 /tmp/ns.sl.deb.$m)"
+		expect_eq "ours monitor ($m) to syslog: the lines of 76.1's" \
+			"$(cat /tmp/ns.sl.ours.$m)" "$(cat /tmp/ns.sl.deb.$m)"
+	done
+	# ours also says why the daemon ended (76.1 dies on SIGTERM silently)
+	expect_eq "ours daemon's last syslog line" "$(tail -n 1 /tmp/ns.sl.ours.daemon.all)" \
+		"<14>ndctl: ndctl monitor daemon stopped (signal 15)"
+	kill $lpid; wait $lpid
+	[ -e /dev/log ] && nok "/dev/log left behind" || ok "syslog listener stopped"
+}
+
 # --- monitor: an injected unsafe shutdown wakes it -----------------------------
 log=/tmp/ns.monitor
 : > $log
@@ -401,6 +487,7 @@ if [ "$NVT_SET" != upstream ]; then
 		expect_eq "ours monitor's line = Debian's (but timestamp, pid, count)" \
 			"$(norm $log2)" "$(norm $log)"
 		monitor_daemon
+		monitor_syslog
 		monitor_config
 	fi
 	n=$(cat /sys/kernel/debug/nfit_test/$D/health_notified 2> /dev/null)
