@@ -408,10 +408,10 @@ static bool pm_1way;
 module_param(pm_1way, bool, 0644);
 MODULE_PARM_DESC(pm_1way, "nfit_test.0, from its next bind: PM range 2 is DIMM 0x101's DPA [16M, 32M) alone, 1-way (default: all four DIMMs', 4-way)");
 
-/* 6.1's DIMM health functions (nfit_test_smart.c), off unless asked for */
-static bool smart;
+/* 6.1's DIMM health functions (nfit_test_smart.c), on as in 6.1's mock */
+static bool smart = true;
 module_param(smart, bool, 0444);
-MODULE_PARM_DESC(smart, "nfit_test.0's DIMMs answer the Intel SMART functions through ND_CMD_CALL (default off)");
+MODULE_PARM_DESC(smart, "nfit_test.0's DIMMs answer the Intel SMART functions through ND_CMD_CALL (default on; 0: DIMMs without health firmware)");
 
 /* Test-only: the passthrough ND_CMD_CALL, off unless asked for. */
 static bool cmd_call;

@@ -15,6 +15,9 @@
  * nfit.ko's acpi_nfit_dimm_notify() turns it into a sysfs notification
  * of nmemN/nfit/flags.
  *
+ * The module parameter smart_dirty (NFIT handles) makes DIMMs come up
+ * with a dirty shutdown state, as after an unsafe shutdown.
+ *
  * The failure knobs of 6.1's mock: /sys/class/nfit_test_dimm/test_dimmN
  * (N: nfit_test.B's DIMM i is B * NT_MAX_DIMMS + i) has the DIMM's
  * handle, fail_cmd (bit F set: Intel function F, or native command F,
@@ -58,6 +61,28 @@ static const struct nd_intel_smart_threshold nt_thresh_default = {
 	.ctrl_temperature = NT_CELSIUS(30),
 };
 
+/*
+ * DIMMs that come up dirty: their SMART says from load on that the last
+ * shutdown was unsafe, as if an unsafe shutdown had been injected before
+ * the load (state dirty, count one more than the default).  What 6.1 makes
+ * of a DIMM dirty at registration (flush_fail in nfit/flags) has no other
+ * way to be tested: 6.1's own mock starts every DIMM clean.
+ */
+static unsigned int smart_dirty[NT_SMART_DIRTY_MAX];
+static unsigned int nr_smart_dirty;
+module_param_array(smart_dirty, uint, &nr_smart_dirty, 0444);
+MODULE_PARM_DESC(smart_dirty, "NFIT handles of DIMMs whose SMART shutdown state is dirty from load on (count 43): their last shutdown was unsafe");
+
+static bool nt_smart_dirty_at_load(u32 handle)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_smart_dirty && i < ARRAY_SIZE(smart_dirty); i++)
+		if (smart_dirty[i] == handle)
+			return true;
+	return false;
+}
+
 /**
  * nt_smart_init - a DIMM's health at bus probe: the defaults
  * @s: its state
@@ -77,6 +102,10 @@ void nt_smart_init(struct nt_smart *s, struct acpi_nfit_desc *acpi_desc,
 	s->handle = handle;
 	s->smart = nt_smart_default;
 	s->thresh = nt_thresh_default;
+	if (nt_smart_dirty_at_load(handle)) {
+		s->smart.shutdown_state = 1;
+		s->smart.shutdown_count++;
+	}
 }
 
 /**

@@ -12,6 +12,9 @@
 #include <linux/mutex.h>
 #include "intel-smart.h"
 
+/* handles the smart_dirty parameter takes (nfit_test.0 has 4 DIMMs) */
+#define NT_SMART_DIRTY_MAX	8
+
 struct acpi_nfit_desc;
 struct nd_cmd_pkg;
 struct dentry;

@@ -1,9 +1,11 @@
-# nt-call: the passthrough ioctl ND_IOCTL_CALL (struct nd_cmd_pkg).  No
-# DIMM offers it by default, the buses only for the injection functions
-# (nt-ars); nfit_test's test knob cmd_call=1 makes nfit_test.0's DIMMs
-# offer it and its bus answer the other functions, the mock firmware
-# answering every function with call_len bytes (byte i = function + i)
-# and nd_fw_size.
+# nt-call: the passthrough ioctl ND_IOCTL_CALL (struct nd_cmd_pkg).
+# nfit_test.0's DIMMs offer it by default for their health firmware (as
+# 6.1's mock, nt-smart); with smart=0 no DIMM offers it, the buses only
+# for the injection functions (nt-ars).  nfit_test's test knob cmd_call=1
+# (here with smart=0, so that no function is the health firmware's) makes
+# nfit_test.0's DIMMs offer it and its bus answer the other functions,
+# the mock firmware answering every function with call_len bytes (byte
+# i = function + i) and nd_fw_size.
 #
 # - the answer comes back as the uapi says: the header as sent with the
 #   firmware's nd_fw_size (even when it is larger than nd_size_out), the
@@ -52,17 +54,25 @@ case_() {
 fwcalls() { nt_faults $d cmd_call | cut -d' ' -f1; }
 ALL16='fw_size=3735928559 hdr=same in=same filled=0 kept=16'
 
-# off by default: nothing offers it, the call is refused as unknown
-expect_eq "$d commands (cmd_call off)" "$(cat /sys/bus/nd/devices/$d/commands)" \
+# by default the health firmware's (6.1's mock); without it (smart=0)
+# nothing offers it, the call is refused as unknown
+SMART_CMDS="smart smart_thresh flags get_size get_data set_data cmd_call "
+expect_eq "$d commands (default: the health firmware)" \
+	"$(cat /sys/bus/nd/devices/$d/commands)" "$SMART_CMDS"
+if ! reload_nfit_test smart=0; then
+	nok "modprobe nfit_test smart=0"
+	exit 0
+fi
+expect_eq "$d commands (smart=0, cmd_call off)" "$(cat /sys/bus/nd/devices/$d/commands)" \
 	"flags get_size get_data set_data "
 case_ "$d call, not offered" "rc=-25 err=ENOTTY $ALL16" /dev/$d 0 1 8 16
 case_ "$bus call, not offered" "rc=-25 err=ENOTTY $ALL16" $bus 0 1 8 16
 
-if ! reload_nfit_test cmd_call=1; then
-	nok "modprobe nfit_test cmd_call=1"
+if ! reload_nfit_test smart=0 cmd_call=1; then
+	nok "modprobe nfit_test smart=0 cmd_call=1"
 	exit 0
 fi
-ok "modprobe nfit_test cmd_call=1"
+ok "modprobe nfit_test smart=0 cmd_call=1"
 got="$(cat /sys/bus/nd/devices/$d/commands)|$(cat $(nt_bus 0)/commands)|$(cat /sys/bus/nd/devices/$nl/commands)"
 expect_eq "$d, ndbus of nfit_test.0, $nl commands (cmd_call on)" "$got" \
 	"flags get_size get_data set_data cmd_call |ars_cap ars_start ars_status clear_error cmd_call |"
@@ -130,6 +140,6 @@ expect_eq "$d: both reached the firmware" "$(($(fwcalls) - n0))" 2
 nt_regions_bind 0
 [ -w $dyn ] && echo 'module libnvdimm file ioctl.c -p' > $dyn 2> /dev/null
 
-reload_nfit_test && ok "nfit_test reloaded without cmd_call" || nok "nfit_test reload failed"
-expect_eq "$d commands (cmd_call off again)" "$(cat /sys/bus/nd/devices/$d/commands)" \
-	"flags get_size get_data set_data "
+reload_nfit_test && ok "nfit_test reloaded as by default" || nok "nfit_test reload failed"
+expect_eq "$d commands (default again)" "$(cat /sys/bus/nd/devices/$d/commands)" \
+	"$SMART_CMDS"

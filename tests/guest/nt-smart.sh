@@ -8,11 +8,12 @@
 # Topology-agnostic: the DIMM is the first of nfit_test.0 whose
 # nfit/dsm_mask offers Intel SMART (bit 1) and inject (bit 18), so the
 # same script runs on upstream's 6.1 mock (module set `upstream`) and on
-# ours (set `test`, reloaded with smart=1); compare-smart-oracle.py
+# ours (set `test`, reloaded without parameters: as in 6.1's mock, every
+# DIMM of nfit_test.0 has its health firmware); compare-smart-oracle.py
 # compares the records (/out/nt-smart.txt, "KEY = VALUE").  With our
 # ndctl in the image (/opt/ours/bin/ndctl) and when it has list -H,
 # its health JSON must equal Debian's on the same DIMM.  Leaves the
-# DIMMs as it found them (nfit_test reloaded without smart on ours).
+# DIMMs with their load-time health (nfit_test reloaded on ours).
 . "$(dirname "$0")/lib.sh"
 OURS=/opt/ours/bin/ndctl
 OUTF=/tmp/nt-smart.txt
@@ -21,19 +22,18 @@ rec() { echo "$1 = $2" >> $OUTF; }
 flush_out() { [ -d "$NVT_OUT" ] && cp $OUTF "$NVT_OUT/nt-smart.txt"; }
 trap flush_out EXIT
 
-reload() {	# modprobe arguments
-	rmmod nfit_test > /tmp/ns.unload 2>&1 &&
-		modprobe nfit_test "$@" >> /tmp/ns.unload 2>&1 || return 1
+reload() {	# modprobe arguments (nfit_test loaded or not)
+	: > /tmp/ns.unload
+	if [ -d /sys/module/nfit_test ]; then
+		rmmod nfit_test > /tmp/ns.unload 2>&1 || return 1
+	fi
+	modprobe nfit_test "$@" >> /tmp/ns.unload 2>&1 || return 1
 	nd_settle
 	wait_pmem 1 30
 }
 if [ "$NVT_SET" != upstream ]; then
-	if [ ! -e /sys/module/nfit_test/parameters/smart ]; then
-		nok "nfit_test has no smart parameter"
-		exit 0
-	fi
-	reload smart=1 || { nok "modprobe nfit_test smart=1: $(cat /tmp/ns.unload)"; exit 0; }
-	ok "nfit_test reloaded with smart=1"
+	reload || { nok "modprobe nfit_test: $(cat /tmp/ns.unload)"; exit 0; }
+	ok "nfit_test reloaded without parameters"
 fi
 
 # health: the "health" object of ndctl list -H (NDCTL=binary), one line
@@ -79,6 +79,28 @@ rec dirty.list "$(ndctl list -D -d $D | tr -d ' \t\n' | sed -n 's/.*"dirty_shutd
 echo 7 > $ND/nfit/dirty_shutdown 2> /dev/null
 rec dirty.write-rc $?
 expect_eq "nfit/dirty_shutdown is read-only" "$(sed -n 's/^dirty.write-rc = //p' $OUTF)" 1
+# ndctl_dimm_get_dirty_shutdown() (76.1's LIBNDCTL_18, PMDK's reader of the
+# count): ours and Debian's libndctl, the same program dlopen()ing each,
+# give every DIMM's nfit/dirty_shutdown, -ENOENT (-2) where it is absent
+DS=/usr/local/bin/ndctl-dirty-shutdown
+if [ -x $DS ] && [ -e /opt/ours/lib/libndctl.so.1 ]; then
+	dso=$($DS /opt/ours/lib/libndctl.so.1 2>&1)
+	rc=$?
+	expect_eq "ours: ndctl_dimm_get_dirty_shutdown@LIBNDCTL_18 ($(echo $dso | head -c 80))" $rc 0
+	dsd=$($DS libndctl.so.6 2>&1)
+	expect_eq "ours ndctl_dimm_get_dirty_shutdown = Debian's, every DIMM" \
+		"$(echo "$dso" | sort)" "$(echo "$dsd" | sort)"
+	got= want=
+	for n in /sys/bus/nd/devices/nmem*; do
+		got="$got $(echo "$dso" | sed -n "s/^$(basename $n) //p")"
+		v=$(dsc $n)
+		want="$want $([ "$v" = absent ] && echo -2 || echo $v)"
+	done
+	expect_eq "ndctl_dimm_get_dirty_shutdown: nfit/dirty_shutdown, -ENOENT without" \
+		"$got" "$want"
+else
+	skip "ndctl_dimm_get_dirty_shutdown" "no $DS or our libndctl"
+fi
 HAVE_OURS=
 if [ -x $OURS ] && $OURS list -H -d $D > /dev/null 2>&1; then
 	HAVE_OURS=1
@@ -335,6 +357,92 @@ monitor_config() {
 	done
 }
 
+# --- monitor to syslog: ours and 76.1's, each alone --------------------------
+# The guest runs no syslogd: nvt-syslog listens on /dev/log and writes the
+# datagrams as syslog(3) sent them.  Each monitor (--daemon: syslog is its
+# default; in the foreground: -l syslog) watches $D, an unsafe shutdown is
+# injected, its lines are taken, it is stopped.  Compared: "<PRI>" (facility
+# and priority), the tag and the message; dropped: the time stamp, one
+# trailing newline, the JSON's timestamp, pid and shutdown count.
+SL=/tmp/ns.syslog
+sl_norm() {	# FROM: the lines after line FROM, normalized
+	tail -n +$(($1 + 1)) $SL |
+		sed -E 's/^(<[0-9]+>)[A-Z][a-z]{2} [ 0-9][0-9] [0-9:]{8} /\1/;s/\\n$//' |
+		sed 's/"timestamp":"[^"]*",//;s/"pid":[0-9]*,//;s/"shutdown_count":[0-9]*//'
+}
+sl_pids() {	# NDCTL: its monitors watching $D (slow under TCG: a fallback)
+	local p
+	for p in /proc/[0-9]*; do
+		tr '\0' ' ' < $p/cmdline 2> /dev/null | grep -q "^$1 monitor .*-d $D " &&
+			echo ${p#/proc/}
+	done
+}
+sl_run() {	# NDCTL KEY monitor options...: its lines in /tmp/ns.sl.KEY
+	local nd=$1 k=$2 n0 i p=
+	shift 2
+	n0=$(wc -l < $SL)
+	if [ "$1" = --daemon ]; then
+		$nd monitor "$@" -d $D -D dimm-unclean-shutdown > /tmp/ns.sl.out 2>&1
+		for i in $(seq 1 50); do
+			tail -n +$((n0 + 1)) $SL | grep -q "daemon started" && break
+			usleep 100000
+		done
+	else
+		$nd monitor "$@" -d $D -D dimm-unclean-shutdown > /tmp/ns.sl.out 2>&1 &
+		p=$!
+		sleep 1
+	fi
+	ndctl inject-smart --unsafe-shutdown $D > /dev/null 2>&1
+	for i in $(seq 1 50); do
+		tail -n +$((n0 + 1)) $SL | grep -q ': {' && break
+		usleep 100000
+	done
+	sl_norm $n0 > /tmp/ns.sl.$k
+	# the daemon's pid: its JSON line says it
+	[ -n "$p" ] || p=$(tail -n +$((n0 + 1)) $SL | sed -n 's/.*"pid":\([0-9]*\).*/\1/p' | head -n 1)
+	[ -n "$p" ] || p=$(sl_pids $nd)
+	[ -n "$p" ] && kill $p
+	for i in $(seq 1 20); do
+		[ -d /proc/$p ] || break
+		usleep 100000
+	done
+	[ -n "$p" ] && [ ! -d /proc/$p ] || nok "$nd monitor $*: '$p' still running after SIGTERM"
+	wait $p 2> /dev/null
+	usleep 200000
+	sl_norm $n0 > /tmp/ns.sl.$k.all
+	ndctl inject-smart --unsafe-shutdown-uninject $D > /dev/null 2>&1
+}
+monitor_syslog() {
+	local lpid m
+	if [ ! -x /usr/local/bin/nvt-syslog ] || [ -e /dev/log ]; then
+		skip "monitor to syslog" "no nvt-syslog, or /dev/log exists"
+		return
+	fi
+	: > $SL
+	nvt-syslog /dev/log $SL &
+	lpid=$!
+	for i in $(seq 1 20); do [ -S /dev/log ] && break; usleep 50000; done
+	for m in daemon fg; do
+		if [ $m = daemon ]; then
+			sl_run ndctl deb.$m --daemon
+			sl_run $OURS ours.$m --daemon
+		else
+			sl_run ndctl deb.$m -l syslog
+			sl_run $OURS ours.$m -l syslog
+		fi
+		grep -q '"dimm-unclean-shutdown":true' /tmp/ns.sl.deb.$m &&
+			ok "76.1's monitor ($m) logged the event to syslog: $(cut -c1-60 /tmp/ns.sl.deb.$m | tr '\n' '|')" ||
+			nok "76.1's monitor ($m): no event in syslog: $(head -c 300 /tmp/ns.sl.deb.$m)"
+		expect_eq "ours monitor ($m) to syslog: the lines of 76.1's" \
+			"$(cat /tmp/ns.sl.ours.$m)" "$(cat /tmp/ns.sl.deb.$m)"
+	done
+	# ours also says why the daemon ended (76.1 dies on SIGTERM silently)
+	expect_eq "ours daemon's last syslog line" "$(tail -n 1 /tmp/ns.sl.ours.daemon.all)" \
+		"<14>ndctl: ndctl monitor daemon stopped (signal 15)"
+	kill $lpid; wait $lpid
+	[ -e /dev/log ] && nok "/dev/log left behind" || ok "syslog listener stopped"
+}
+
 # --- monitor: an injected unsafe shutdown wakes it -----------------------------
 log=/tmp/ns.monitor
 : > $log
@@ -379,6 +487,7 @@ if [ "$NVT_SET" != upstream ]; then
 		expect_eq "ours monitor's line = Debian's (but timestamp, pid, count)" \
 			"$(norm $log2)" "$(norm $log)"
 		monitor_daemon
+		monitor_syslog
 		monitor_config
 	fi
 	n=$(cat /sys/kernel/debug/nfit_test/$D/health_notified 2> /dev/null)
@@ -386,7 +495,71 @@ if [ "$NVT_SET" != upstream ]; then
 		nok "health_notified: '$n'"
 fi
 
+# --- a DIMM dirty at registration (ours: nfit_test's smart_dirty) ------------
+# 6.1 reads SMART when a DIMM registers; a shutdown state marked valid and
+# dirty (the last shutdown was unsafe) adds flush_fail to nfit/flags, which
+# ndctl 76.1 lists as flag_failed_flush.  6.1's mock cannot start dirty.
+# dimm_of HANDLE: the nmem of nfit_test.0 with that handle
+dimm_of() {
+	local n
+	for n in /sys/bus/nd/devices/nmem*; do
+		[ "$(cat $n/../provider 2> /dev/null)" = nfit_test.0 ] || continue
+		[ $(($(cat $n/nfit/handle))) = $(($1)) ] && { basename $n; return 0; }
+	done
+	return 1
+}
+dirty_at_load() {
+	local c0 dd o f
+	c0=$(sed -n 's/^health.default = .*"shutdown_count":\([0-9]*\).*/\1/p' $OUTF)
+	if ! reload smart_dirty=$h; then
+		nok "modprobe nfit_test smart_dirty=$h: $(cat /tmp/ns.unload)"
+		return
+	fi
+	dd=$(dimm_of $h)
+	o=$(for n in /sys/bus/nd/devices/nmem*; do
+		[ "$(cat $n/../provider 2> /dev/null)" = nfit_test.0 ] &&
+			[ "$(basename $n)" != "$dd" ] && basename $n
+	done | head -n 1)
+	expect_eq "smart_dirty=$h: $dd's nfit/flags (6.1: flush_fail)" \
+		"$(cat /sys/bus/nd/devices/$dd/nfit/flags)" "flush_fail "
+	[ -n "$o" ] && expect_eq "another DIMM ($o): nfit/flags clean" \
+		"$(cat /sys/bus/nd/devices/$o/nfit/flags)" ""
+	expect_eq "$dd: dirty_shutdown = the load-time count + 1" \
+		"$(dsc /sys/bus/nd/devices/$dd)" $((c0 + 1))
+	D=$dd
+	f=$(health | sed -n 's/.*"shutdown_state":"\([a-z]*\)".*/\1/p')
+	expect_eq "$dd: list -H shutdown_state" "$f" dirty
+	f=$(ndctl list -D -d $dd | tr -d ' \t\n' | grep -o '"flag_failed_flush":true')
+	expect_eq "$dd: Debian's list -D: flag_failed_flush" "$f" '"flag_failed_flush":true'
+	if [ -n "$HAVE_OURS" ]; then
+		expect_eq "$dd: ours list -D = Debian's" "$($OURS list -D -d $dd 2>&1)" \
+			"$(ndctl list -D -d $dd 2>&1)"
+	fi
+	dmesg | grep -q "DIMM $h: its last shutdown was unsafe" &&
+		ok "$dd: the unsafe last shutdown logged" || nok "$dd: nothing logged"
+	# an un-injected shutdown state changes the SMART, not the flag (6.1
+	# reads it once)
+	ndctl inject-smart --unsafe-shutdown-uninject $dd > /dev/null 2>&1
+	expect_eq "$dd: un-injected: nfit/flags still as read at registration" \
+		"$(cat /sys/bus/nd/devices/$dd/nfit/flags)" "flush_fail "
+	# bad input: not a number, more handles than it takes; a handle that
+	# names no DIMM leaves every DIMM clean
+	for v in banana 1,2,3,4,5,6,7,8,9; do
+		rmmod nfit_test 2> /dev/null
+		modprobe nfit_test smart_dirty=$v > /tmp/ns.bad 2>&1 &&
+			nok "smart_dirty=$v accepted" || ok "smart_dirty=$v refused: $(head -c 100 /tmp/ns.bad)"
+	done
+	if reload smart_dirty=0xdead; then
+		f=$(cat /sys/bus/nd/devices/nmem*/nfit/flags | grep -c flush_fail)
+		# nfit_test.1's DIMM has flush_fail in its memory map (v4.2's)
+		expect_eq "smart_dirty=0xdead (no such DIMM): only nfit_test.1's flush_fail" "$f" 1
+	else
+		nok "modprobe nfit_test smart_dirty=0xdead: $(cat /tmp/ns.unload)"
+	fi
+}
+
 flush_out
 if [ "$NVT_SET" != upstream ]; then
-	reload && ok "nfit_test reloaded without smart" || nok "reload: $(cat /tmp/ns.unload)"
+	dirty_at_load
+	reload && ok "nfit_test reloaded (load-time health)" || nok "reload: $(cat /tmp/ns.unload)"
 fi

@@ -570,6 +570,65 @@ static int robust(void)
 			"nmem0 (no label commands): no cfg_size command");
 	ndctl_unref(ctx);
 
+	/*
+	 * nfit/dirty_shutdown (76.1's ndctl_dimm_get_dirty_shutdown): the
+	 * kernel's "%d" of the count, read at scan; absent or not a count:
+	 * -ENOENT, the DIMM kept
+	 */
+	{
+		static const struct {
+			const char *val;
+			long long want;
+		} ds[] = {
+			{ NULL, -ENOENT }, { "42\n", 42 }, { "0\n", 0 },
+			{ "-7\n", -7 },	/* a u32 count above INT_MAX, as "%d" prints it */
+			{ "2147483647\n", 2147483647LL }, { "2147483648\n", -ENOENT },
+			{ "-2147483649\n", -ENOENT }, { "banana\n", -ENOENT },
+			{ "42 junk\n", -ENOENT }, { "\n", -ENOENT },
+			{ "99999999999999999999999\n", -ENOENT },
+		};
+		char d0[PATH_MAX + 8];
+		unsigned int k;
+
+		snprintf(d0, sizeof(d0), "%s/nmem0", b);
+		for (k = 0; k < sizeof(ds) / sizeof(ds[0]); k++) {
+			struct ndctl_dimm *dimm, *n0 = NULL;
+			long long got;
+
+			if (ds[k].val)
+				put(d0, "nfit/dirty_shutdown", ds[k].val);
+			else
+				rm(d0, "nfit/dirty_shutdown");
+			ctx = fresh();
+			ndctl_dimm_foreach(ndctl_bus_get_first(ctx), dimm)
+				if (!strcmp(ndctl_dimm_get_devname(dimm), "nmem0"))
+					n0 = dimm;
+			got = n0 ? ndctl_dimm_get_dirty_shutdown(n0) : -999;
+			CHECK(n0 && got == ds[k].want,
+					"dirty_shutdown '%.*s': %lld (want %lld, DIMM kept)",
+					ds[k].val ? (int)strcspn(ds[k].val, "\n") : 8,
+					ds[k].val ? ds[k].val : "(absent)", got, ds[k].want);
+			ndctl_unref(ctx);
+		}
+		put(d0, "nfit/dirty_shutdown", "42\n");
+		ctx = fresh();
+		CHECK(ndctl_dimm_get_dirty_shutdown(NULL) == -EINVAL,
+				"dirty_shutdown of no DIMM: -EINVAL");
+		/* read at scan: a later change shows in a new context only */
+		{
+			struct ndctl_dimm *dimm, *n0 = NULL;
+
+			ndctl_dimm_foreach(ndctl_bus_get_first(ctx), dimm)
+				if (!strcmp(ndctl_dimm_get_devname(dimm), "nmem0"))
+					n0 = dimm;
+			put(d0, "nfit/dirty_shutdown", "43\n");
+			CHECK(n0 && ndctl_dimm_get_dirty_shutdown(n0) == 42,
+					"dirty_shutdown is the value read at scan");
+		}
+		ndctl_unref(ctx);
+		rm(d0, "nfit/dirty_shutdown");
+	}
+
 	/* the bus itself */
 	put(b, "provider", "");
 	ctx = fresh();

@@ -693,6 +693,30 @@ static int read_u16(struct ndctl_ctx *ctx, const char *dir, const char *attr,
 	return 0;
 }
 
+/*
+ * nfit/dirty_shutdown: the kernel prints the DIMM's u32 count with "%d",
+ * so a decimal int, negative for a count above INT_MAX.  Anything else is
+ * logged and counts as absent (-ENOENT); 76.1 takes what strtoll() makes
+ * of it.
+ */
+static long long read_dirty_shutdown(struct ndctl_ctx *ctx, const char *dir,
+		const char *name)
+{
+	char buf[ND_ATTR_MAX], *end;
+	long long v;
+
+	if (nd_read_attr(ctx, dir, "nfit/dirty_shutdown", buf))
+		return -ENOENT;
+	errno = 0;
+	v = strtoll(buf, &end, 10);
+	if (end == buf || *end || errno || v < INT_MIN
+			|| v > INT_MAX) {
+		dbg(ctx, "%s: nfit/dirty_shutdown not a count: '%.40s'", name, buf);
+		return -ENOENT;
+	}
+	return v;
+}
+
 static struct ndctl_dimm *add_dimm(struct ndctl_bus *bus, const char *dir,
 		const char *name, unsigned int id)
 {
@@ -757,6 +781,7 @@ static struct ndctl_dimm *add_dimm(struct ndctl_bus *bus, const char *dir,
 	}
 	if (nd_read_attr(ctx, dir, "nfit/flags", buf) == 0)
 		dimm->nfit_flags = parse_nfit_flags(buf);
+	dimm->dirty_shutdown = read_dirty_shutdown(ctx, dir, name);
 	if (nd_read_attr(ctx, dir, "security", buf) == 0 && buf[0]
 			&& strlen(buf) < sizeof(dimm->security))
 		strcpy(dimm->security, buf);

@@ -75,6 +75,7 @@ struct ndctl_dimm {
 	char *unique_id;
 	unsigned int nfit_flags;
 	char security[32];
+	long long dirty_shutdown;	/* nfit/dirty_shutdown at scan, or -ENOENT */
 };
 
 struct ndctl_mapping {

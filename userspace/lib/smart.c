@@ -437,6 +437,22 @@ NDCTL_EXPORT unsigned int ndctl_encode_smart_temperature(double temp)
 	return sign | (unsigned int)(v & 0x7fff);
 }
 
+/* ---- the dirty shutdown count (76.1's LIBNDCTL_18) ---- */
+
+/*
+ * The DIMM's dirty shutdown count as the kernel read it from the SMART
+ * payload when the DIMM registered (nmemN/nfit/dirty_shutdown), taken
+ * when the DIMM was scanned: -ENOENT when the kernel shows none (no
+ * SMART function, SMART failed, the count not valid) or the attribute is
+ * not a count; -EINVAL without a DIMM.
+ */
+NDCTL_EXPORT long long ndctl_dimm_get_dirty_shutdown(struct ndctl_dimm *dimm)
+{
+	if (!dimm)
+		return -EINVAL;
+	return dimm->dirty_shutdown;
+}
+
 /* ---- events (ndctl monitor) ---- */
 
 NDCTL_EXPORT int ndctl_dimm_get_health_eventfd(struct ndctl_dimm *dimm)

@@ -607,7 +607,8 @@ int cmd_monitor(int argc, char **argv)
 	if (!strcmp(logf, "syslog")) {
 		l.syslog = true;
 		l.f = NULL;
-		openlog("ndctl-monitor", LOG_PID, LOG_DAEMON);
+		/* what 76.1 sends: its vsyslog() without openlog() */
+		openlog("ndctl", 0, LOG_USER);
 	} else if (!strcmp(logf, "standard")) {
 		if (l.daemon) {
 			fail("--daemon cannot log to standard output: give a file or syslog");

@@ -224,10 +224,14 @@ static ssize_t flags_show(struct device *dev, struct device_attribute *attr,
 		{ ACPI_NFIT_MEM_MAP_FAILED, "map_fail" },
 		{ ACPI_NFIT_MEM_HEALTH_ENABLED, "smart_notify" },
 	};
-	u16 flags = to_nfit_mem(dev)->mem_flags;
+	struct nfit_mem *nfit_mem = to_nfit_mem(dev);
+	u16 flags = nfit_mem->mem_flags;
 	ssize_t len = 0;
 	int i;
 
+	/* as 6.1: a DIMM whose last shutdown was unsafe failed to flush */
+	if (nfit_mem->shutdown_dirty)
+		flags |= ACPI_NFIT_MEM_FLUSH_FAILED;
 	for (i = 0; i < ARRAY_SIZE(names); i++)
 		if (flags & names[i].bit)
 			len += sysfs_emit_at(buf, len, "%s ", names[i].name);

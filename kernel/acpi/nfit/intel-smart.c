@@ -20,8 +20,10 @@
  * payload when the DIMM registers (nvdimm_desc.probe, before its nfit/
  * attributes exist) and shown as nfit/dirty_shutdown, which is absent
  * when the DIMM has no SMART function, SMART fails, or the count is not
- * marked valid.  Later unsafe shutdowns show in the SMART payload (ndctl
- * list -H), not in the attribute.
+ * marked valid.  A shutdown state marked valid and dirty in that payload
+ * (the last shutdown was unsafe) adds flush_fail to nfit/flags.  Later
+ * unsafe shutdowns show in the SMART payload (ndctl list -H), not in the
+ * attributes.
  */
 #include <linux/acpi.h>
 #include <linux/device.h>
@@ -129,7 +131,9 @@ struct nfit_smart_call {
  * Asks the firmware for the SMART payload once.  The count is kept when
  * the whole payload came back with status success and its shutdown count
  * marked valid; otherwise (no SMART function, an error, a short answer)
- * nfit/dirty_shutdown stays hidden, and a line says why.
+ * nfit/dirty_shutdown stays hidden, and a line says why.  A dirty
+ * shutdown state (marked valid) in a successful payload marks the DIMM
+ * (nfit/flags: flush_fail).
  */
 void nfit_intel_shutdown_probe(struct nvdimm *nvdimm)
 {
@@ -155,6 +159,14 @@ void nfit_intel_shutdown_probe(struct nvdimm *nvdimm)
 			"DIMM %#x: no initial SMART (rc %d, status %#x): dirty shutdown count unknown\n",
 			nfit_mem->handle, rc, call.smart.status);
 		return;
+	}
+	/* as 6.1: the state, when valid, whether or not the count is */
+	if ((call.smart.flags & ND_INTEL_SMART_SHUTDOWN_VALID) &&
+	    call.smart.shutdown_state) {
+		nfit_mem->shutdown_dirty = true;
+		dev_info(nfit_mem->acpi_desc->dev,
+			 "DIMM %#x: its last shutdown was unsafe (SMART shutdown state %u): flush_fail\n",
+			 nfit_mem->handle, call.smart.shutdown_state);
 	}
 	if (!(call.smart.flags & ND_INTEL_SMART_SHUTDOWN_COUNT_VALID)) {
 		dev_dbg(nfit_mem->acpi_desc->dev,

@@ -108,6 +108,10 @@ struct nfit_ars {
  * @dsm_mask: _DSM functions the firmware reports
  * @nvdimm: the libnvdimm DIMM
  * @health_events: health notifications received (intel-smart.c)
+ * @shutdown_count_valid: @shutdown_count was read at registration
+ * @shutdown_count: SMART's dirty shutdown count at registration
+ * @shutdown_dirty: SMART's shutdown state was dirty at registration (the
+ *	last shutdown was unsafe): nfit/flags shows flush_fail, as in 6.1
  * @acpi_desc: its bus
  * @id: its unique id, as nmemN/nfit/id shows it (its key's name)
  */
@@ -127,6 +131,7 @@ struct nfit_mem {
 	atomic_t health_events;
 	bool shutdown_count_valid;
 	u32 shutdown_count;
+	bool shutdown_dirty;
 	struct acpi_nfit_desc *acpi_desc;
 	char id[NVDIMM_KEY_DESC_LEN];
 };

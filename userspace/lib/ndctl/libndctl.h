@@ -600,6 +600,7 @@ int ndctl_cmd_smart_inject_unsafe_shutdown(struct ndctl_cmd *cmd, bool enable);
 double ndctl_decode_smart_temperature(unsigned int temp);
 unsigned int ndctl_encode_smart_temperature(double temp);
 int ndctl_dimm_get_health_eventfd(struct ndctl_dimm *dimm);
+long long ndctl_dimm_get_dirty_shutdown(struct ndctl_dimm *dimm);
 /*
  * Passphrase security (lib/security.c): commands to nmemN/security naming
  * keys by serial (0: none); 0 or -errno (the kernel's).
