@@ -11,7 +11,7 @@
  *
  * The bridge's nd bus comes and goes in a work item (the core flushes the
  * bridge's state_work when the bridge goes, and the nd bus must exist
- * before DIMMs and regions can bind: a rescan of the CXL bus follows).
+ * before DIMMs and regions can bind: they are attached once it is).
  * Teardown, as 6.1: a region before the DIMMs it maps, the DIMMs before
  * the bus; a DIMM going first takes its regions with it.
  *
@@ -136,7 +136,7 @@ static int cxl_nd_dimm_probe(struct device *dev)
 
 	device_lock(&nvb->dev);
 	if (!nvb->nvdimm_bus) {
-		/* the bridge's rescan binds it once the bus is there */
+		/* the bridge attaches it once the bus is there */
 		rc = -ENXIO;
 		goto out;
 	}
@@ -353,12 +353,26 @@ static int cxl_nd_unbind_dimm(struct device *dev, void *nvb)
 	return 0;
 }
 
+static int cxl_nd_attach_dimm(struct device *dev, void *unused)
+{
+	if (is_cxl_nvdimm(dev) && device_attach(dev) < 0)
+		dev_dbg(dev, "not attached\n");
+	return 0;
+}
+
+static int cxl_nd_attach_region(struct device *dev, void *unused)
+{
+	if (is_cxl_pmem_region(dev) && device_attach(dev) < 0)
+		dev_dbg(dev, "not attached\n");
+	return 0;
+}
+
 /*
  * The bridge's state changed (probe: ONLINE; remove: OFFLINE; the core
  * going: DEAD): bring its nd bus in line.  Online: the bus is registered
- * and the CXL bus rescanned, so that the DIMMs and regions waiting for it
- * bind.  Offline or dead: regions, then DIMMs are unbound, then the bus
- * is unregistered.  Runs on cxl_nd_wq with a reference on the bridge.
+ * and the DIMMs and regions waiting for it are attached.  Offline or
+ * dead: regions, then DIMMs are unbound, then the bus is unregistered.
+ * Runs on cxl_nd_wq with a reference on the bridge.
  */
 static void cxl_nd_bridge_work(struct work_struct *work)
 {
@@ -384,9 +398,16 @@ static void cxl_nd_bridge_work(struct work_struct *work)
 		dev_err(&nvb->dev, "failed to establish nvdimm bus\n");
 		device_release_driver(&nvb->dev);
 	}
-	if (online)
-		dev_dbg(&nvb->dev, "rescan: %d\n",
-			bus_rescan_devices(&cxl_bus_type));
+	if (online) {
+		/*
+		 * DIMMs first, then the regions that map them.  Each device
+		 * on its own: bus_rescan_devices() stops at the first probe
+		 * that fails, which may be any other device of the CXL bus.
+		 */
+		bus_for_each_dev(&cxl_bus_type, NULL, NULL, cxl_nd_attach_dimm);
+		bus_for_each_dev(&cxl_bus_type, NULL, NULL, cxl_nd_attach_region);
+		dev_dbg(&nvb->dev, "DIMMs and regions attached\n");
+	}
 	if (gone) {
 		bus_for_each_dev(&cxl_bus_type, NULL, nvb, cxl_nd_unbind_region);
 		bus_for_each_dev(&cxl_bus_type, NULL, nvb, cxl_nd_unbind_dimm);

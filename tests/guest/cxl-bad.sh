@@ -43,10 +43,34 @@ ndctl create-namespace -r $r -m raw -s 32M > /tmp/ns2.json 2> /tmp/ns2.err
 echo "create-namespace on the corrupt area: rc=$? $(tail -n 1 /tmp/ns2.err)" >> $out
 ndctl list -N -r $r > /tmp/n3.json 2>&1
 echo "namespaces listed after: $(grep -c '"dev"' /tmp/n3.json)" >> $out
+
+# teardown in 6.1's order (regions, DIMMs, then the bus) and back: the
+# nvdimm bridge unbound from cxl_pmem, then bound again; the CXL region,
+# still committed, gets its nd region again (rmmod is no test of it: 6.1
+# pins the provider module while nd devices are bound, ours do not)
+nd_count() {
+	echo "ndbus=$(ls /sys/class/nd 2>/dev/null | grep -c '^ndctl') nmem=$(ls /sys/bus/nd/devices | grep -c '^nmem') region=$(ls /sys/bus/nd/devices | grep -c '^region')"
+}
+D=/sys/bus/cxl/drivers/cxl_nvdimm_bridge
+echo nvdimm-bridge0 > $D/unbind 2> /tmp/ub.err
+i=0
+while [ -e /sys/bus/nd/devices/$r ] && [ $i -lt 100 ]; do usleep 100000; i=$((i + 1)); done
+echo "bridge unbound: $(cat /tmp/ub.err) $(nd_count)" >> $out
+echo "bridge bound: $(echo nvdimm-bridge0 > $D/bind 2>&1; echo rc=$?)" >> $out
+cxl_nd_region $r
+echo "after the reload: $(nd_count) $r nstype=$(cat /sys/bus/nd/devices/$r/nstype 2>&1)" >> $out
+if ! grep -q "^after the reload: ndbus=1 nmem=1 region=1" $out; then
+	diag "after the reload: pmem0 driver=$(basename "$(readlink /sys/bus/cxl/devices/pmem0/driver)") pmem_region0 driver=$(basename "$(readlink /sys/bus/cxl/devices/pmem_region0/driver 2>/dev/null)")"
+	dmesg | grep -E "cxl|nvdimm|nmem|ndbus|pmem" | tail -n 25 | sed 's/^/#   /'
+fi
 sed 's/^/#   /' $out
 # what each step must have done (the lines are compared with stock's;
 # where ours deliberately differ (compare-prov.py DIFFERENT), ours' are
 # asserted here)
+expect_eq "bridge unbound: the region, DIMM and bus gone" \
+	"$(grep '^bridge unbound' $out)" "bridge unbound:  ndbus=0 nmem=0 region=0"
+expect_eq "bridge bound again: the committed region back" \
+	"$(grep '^after the reload' $out)" "after the reload: ndbus=1 nmem=1 region=1 $r nstype=5"
 if [ "$NVT_SET" = stock ]; then
 	diag "stock: the outcomes above are the oracle's record"
 else
