@@ -139,6 +139,12 @@ enum {
 	 * regions refuse to enable (the DIMM itself stays usable)
 	 */
 	NDD_FLUSH_UNMAPPED = 2,
+	/*
+	 * the DIMM's label area describes its PMEM capacity even while it is
+	 * blank: regions using it are label-backed from the start (6.1: the
+	 * provider passes NDD_LABELING to nvdimm_create(); cxl_pmem does)
+	 */
+	NDD_LABEL_BACKED = 3,
 };
 
 /* Passphrase security (kernel/nvdimm/security.c), the shape of 6.1's API */
@@ -269,12 +275,24 @@ enum {
 	 * force_raw), and pfn/dax devices on it map their data
 	 */
 	ND_REGION_PAGEMAP = 0,
+	/* persistence_domain: the platform flushes CPU caches on power loss */
+	ND_REGION_PERSIST_CACHE = 1,
+	/*
+	 * persistence_domain: stores are durable once they reach the memory
+	 * controller (ADR; a CXL device)
+	 */
+	ND_REGION_PERSIST_MEMCTRL = 2,
 	/*
 	 * stores are durable only once the provider's @flush hook returned
 	 * 0 (virtio-pmem: the host syncs its file): DAX on the region is
 	 * not synchronous, so MAP_SYNC is refused
 	 */
 	ND_REGION_ASYNC = 3,
+	/*
+	 * the provider chose the region's id (nd_region_desc.memregion, from
+	 * memregion_alloc(): a CXL region's id); the core allocates none
+	 */
+	ND_REGION_CXL = 4,
 };
 
 /* most block windows a BLK region uses (v4.2's ND_MAX_LANES) */
@@ -323,6 +341,8 @@ struct nd_blk_ops {
  * @num_lanes: BLK regions: block windows @blk_ops may use at once (the
  *	DIMM's window count), 1 to ND_BLK_MAX_LANES
  * @flags: ND_REGION_* bits
+ * @memregion: with ND_REGION_CXL: the region's id (regionN), a memregion
+ *	id the provider holds for the region's lifetime
  * @flush: PMEM regions whose durability needs the provider (with
  *	ND_REGION_ASYNC): makes every store to the range made before the
  *	call durable; process context, may sleep.  Returns 0, or a negative
@@ -343,6 +363,7 @@ struct nd_region_desc {
 	const struct nd_blk_ops *blk_ops;
 	unsigned int num_lanes;
 	unsigned long flags;
+	int memregion;
 	int (*flush)(struct nd_region *nd_region);
 };
 
@@ -355,6 +376,7 @@ struct device *to_nvdimm_bus_dev(struct nvdimm_bus *nvdimm_bus);
 
 struct nvdimm *nvdimm_create(struct nvdimm_bus *nvdimm_bus,
 			     const struct nvdimm_desc *desc);
+void nvdimm_delete(struct nvdimm *nvdimm);
 struct nvdimm *to_nvdimm(struct device *dev);
 void *nvdimm_provider_data(struct nvdimm *nvdimm);
 const char *nvdimm_name(struct nvdimm *nvdimm);
@@ -364,6 +386,7 @@ struct nd_region *nvdimm_pmem_region_create(struct nvdimm_bus *nvdimm_bus,
 					    struct nd_region_desc *desc);
 struct nd_region *nvdimm_blk_region_create(struct nvdimm_bus *nvdimm_bus,
 					   struct nd_region_desc *desc);
+void nvdimm_region_delete(struct nd_region *nd_region);
 struct nd_region *to_nd_region(struct device *dev);
 void *nd_region_provider_data(struct nd_region *nd_region);
 /*

@@ -81,14 +81,19 @@ static ssize_t state_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(state);
 
-/* "label " when the last bind found a valid label index; nothing locks */
+/*
+ * "label " when the last bind found a valid label index, or the provider
+ * says the DIMM is label-backed (NDD_LABEL_BACKED); nothing locks
+ */
 static ssize_t flags_show(struct device *dev, struct device_attribute *attr,
 			  char *buf)
 {
 	struct nvdimm *nvdimm = to_nvdimm(dev);
 
-	return sysfs_emit(buf, "%s\n",
-			  test_bit(NDD_LABELING, &nvdimm->state) ? "label " : "");
+	bool label = test_bit(NDD_LABELING, &nvdimm->state) ||
+		     test_bit(NDD_LABEL_BACKED, &nvdimm->desc.flags);
+
+	return sysfs_emit(buf, "%s\n", label ? "label " : "");
 }
 static DEVICE_ATTR_RO(flags);
 
@@ -158,8 +163,8 @@ const struct device_type nvdimm_device_type = {
  * @nvdimm_bus: the bus
  * @desc: the DIMM's description; copied
  *
- * The DIMM lives until the bus is unregistered.  Returns NULL on failure
- * (logged).
+ * The DIMM lives until the bus is unregistered or the provider deletes
+ * it (nvdimm_delete()).  Returns NULL on failure (logged).
  */
 struct nvdimm *nvdimm_create(struct nvdimm_bus *nvdimm_bus,
 			     const struct nvdimm_desc *desc)
@@ -222,6 +227,21 @@ void nvdimm_unregister(struct nvdimm *nvdimm)
 	xa_erase(&nvdimm_xa, nvdimm->id);
 	put_device(&nvdimm->dev);
 }
+
+/**
+ * nvdimm_delete - remove one DIMM before its bus goes
+ * @nvdimm: a DIMM of nvdimm_create(), not deleted before
+ *
+ * For a provider whose DIMMs come and go while the bus stays (CXL): the
+ * DIMM is unbound and unregistered, its minor released.  The provider
+ * deletes the regions using it first (nvdimm_region_delete()); a region
+ * still holding it keeps the object, not the device.  Process context.
+ */
+void nvdimm_delete(struct nvdimm *nvdimm)
+{
+	nvdimm_unregister(nvdimm);
+}
+EXPORT_SYMBOL_GPL(nvdimm_delete);
 
 static int nvdimm_open(struct inode *inode, struct file *file)
 {

@@ -8,14 +8,13 @@
 #include <linux/device.h>
 #include <linux/slab.h>
 #include <linux/idr.h>
+#include <linux/memregion.h>
 #include <linux/io.h>
 #include <linux/log2.h>
 #include <linux/sizes.h>
 #include <linux/numa.h>
 #include <linux/overflow.h>
 #include "nd-core.h"
-
-static DEFINE_IDA(region_ida);
 
 /**
  * to_nd_region - the region behind a regionN device
@@ -58,6 +57,7 @@ int nd_region_nstype(struct nd_region *nd_region)
 		struct nvdimm *nvdimm = nd_region->mapping[i].nvdimm;
 
 		if (test_bit(NDD_ALIASING, &nvdimm->desc.flags) ||
+		    test_bit(NDD_LABEL_BACKED, &nvdimm->desc.flags) ||
 		    test_bit(NDD_LABELING, &nvdimm->state))
 			return ND_DEVICE_NAMESPACE_PMEM;
 	}
@@ -468,6 +468,21 @@ static ssize_t target_node_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(target_node);
 
+/* where stores become durable, as the provider said (6.1's two words) */
+static ssize_t persistence_domain_show(struct device *dev,
+				       struct device_attribute *attr,
+				       char *buf)
+{
+	struct nd_region *nd_region = to_nd_region(dev);
+
+	if (test_bit(ND_REGION_PERSIST_CACHE, &nd_region->flags))
+		return sysfs_emit(buf, "cpu_cache\n");
+	if (test_bit(ND_REGION_PERSIST_MEMCTRL, &nd_region->flags))
+		return sysfs_emit(buf, "memory_controller\n");
+	return sysfs_emit(buf, "\n");
+}
+static DEVICE_ATTR_RO(persistence_domain);
+
 /* "sector count" lines, sectors of 512 bytes from the region's start */
 static ssize_t region_badblocks_show(struct device *dev,
 				     struct device_attribute *attr, char *buf)
@@ -521,6 +536,7 @@ static struct attribute *nd_region_attributes[] = {
 	&dev_attr_deep_flush.attr,
 	&dev_attr_target_node.attr,
 	&dev_attr_badblocks.attr,
+	&dev_attr_persistence_domain.attr,
 	NULL,
 };
 
@@ -542,6 +558,11 @@ static umode_t nd_region_visible(struct kobject *kobj, struct attribute *a,
 		return 0;
 	if (a == &dev_attr_target_node.attr &&
 	    nd_region->target_node == NUMA_NO_NODE)
+		return 0;
+	/* absent unless the provider named a domain (6.1) */
+	if (a == &dev_attr_persistence_domain.attr &&
+	    !(nd_region->flags & (BIT(ND_REGION_PERSIST_CACHE) |
+				  BIT(ND_REGION_PERSIST_MEMCTRL))))
 		return 0;
 	/* no DIMMs (e820, virtio-pmem): nothing to allocate from, as 6.1 */
 	if (a == &dev_attr_available_size.attr && !nd_region->ndr_mappings)
@@ -665,7 +686,9 @@ static void nd_region_release(struct device *dev)
 	put_device(dev->parent);
 	for (i = 0; i < ND_CLAIM_SLOTS; i++)
 		ida_destroy(&nd_region->claim[i].ida);
-	ida_free(&region_ida, nd_region->id);
+	/* a provider-chosen id (CXL) is the provider's to free */
+	if (!test_bit(ND_REGION_CXL, &nd_region->flags))
+		memregion_free(nd_region->id);
 	if (nd_region->bb_ready)
 		badblocks_exit(&nd_region->bb);
 	kfree(nd_region->lanes);
@@ -801,7 +824,16 @@ static struct nd_region *nd_region_create(struct nvdimm_bus *nvdimm_bus,
 		nd_region->blk_ops = desc->blk_ops;
 		nd_region->num_lanes = desc->num_lanes;
 	}
-	id = ida_alloc(&region_ida, GFP_KERNEL);
+	/*
+	 * Region ids come from the kernel's memregion ids, as 6.1's: the CXL
+	 * core takes its region ids from the same pool, so an nd region of a
+	 * CXL region (ND_REGION_CXL: the provider passes that id) and any
+	 * other region never share a name on the nd bus.
+	 */
+	if (test_bit(ND_REGION_CXL, &desc->flags))
+		id = desc->memregion;
+	else
+		id = memregion_alloc(GFP_KERNEL);
 	if (id < 0) {
 		kfree(nd_region->lanes);
 		kfree(nd_region->nd_set);
@@ -852,8 +884,8 @@ static struct nd_region *nd_region_create(struct nvdimm_bus *nvdimm_bus,
  * @nvdimm_bus: the bus
  * @desc: the region's description; @desc->nd_set is copied
  *
- * The region lives until the bus is unregistered.  Returns NULL on
- * failure (logged).
+ * The region lives until the bus is unregistered or the provider
+ * deletes it (nvdimm_region_delete()).  Returns NULL on failure (logged).
  */
 struct nd_region *nvdimm_pmem_region_create(struct nvdimm_bus *nvdimm_bus,
 					    struct nd_region_desc *desc)
@@ -877,6 +909,22 @@ struct nd_region *nvdimm_blk_region_create(struct nvdimm_bus *nvdimm_bus,
 	return nd_region_create(nvdimm_bus, desc, &nd_blk_device_type);
 }
 EXPORT_SYMBOL_GPL(nvdimm_blk_region_create);
+
+/**
+ * nvdimm_region_delete - remove one region before its bus goes
+ * @nd_region: a region of nvdimm_pmem_region_create() or
+ *	nvdimm_blk_region_create(), not deleted before
+ *
+ * For a provider whose regions come and go while the bus stays (CXL):
+ * the region is unbound (its namespaces, btt, pfn and dax devices go
+ * first) and unregistered; its DIMMs stay.  Process context; the
+ * caller holds no lock of the bus.
+ */
+void nvdimm_region_delete(struct nd_region *nd_region)
+{
+	device_unregister(&nd_region->dev);
+}
+EXPORT_SYMBOL_GPL(nvdimm_region_delete);
 
 /**
  * nd_region_target_node - NUMA node the region's memory would be online in

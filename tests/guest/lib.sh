@@ -94,6 +94,8 @@ platform_pmem() {
 	legacy) echo 2 ;;
 	# the unaligned range has no region, the odd-sized device no pmem
 	legacy-bad) echo 1 ;;
+	# no region at boot: 6.1 assembles none (tests/guest/cxl.inc)
+	cxl) echo 0 ;;
 	*) echo 1 ;;
 	esac
 }
@@ -107,6 +109,8 @@ platform_modules() {
 	nfit_test) [ "$NVT_SET" = upstream ] && echo "nfit_test nd_pmem" ||
 		echo "nfit_test nd_pmem nd_blk" ;;
 	legacy|legacy-bad) echo "nd_e820 virtio_pmem nd_pmem" ;;
+	# cxl_core and cxl_port are built into Debian's kernel
+	cxl) echo "cxl_acpi cxl_pci cxl_mem cxl_pmem nd_pmem" ;;
 	*) echo "nfit nd_pmem" ;;
 	esac
 }

@@ -21,7 +21,9 @@ from .config import BUILD, GUEST, TOP, VM, die, say
 STOCK_WANT = ["nfit", "libnvdimm", "nd_pmem", "nd_btt", "dax_pmem",
               "device_dax", "kmem", "nd_e820", "virtio_pmem",
               # software machine checks (mce-badrange)
-              "mce_inject"]
+              "mce_inject",
+              # CXL (platform cxl; cxl_core and cxl_port are built in)
+              "cxl_acpi", "cxl_pci", "cxl_mem", "cxl_pmem"]
 INFRA_WANT = ["9p", "9pnet_virtio", "virtio_pci"]   # /out share
 # mount -o dax (the DAX tests); crc32c: ext4's metadata_csum and xfs'
 # CRCs ask the crypto API for "crc32c" (crc32c_intel needs SSE4.2, which

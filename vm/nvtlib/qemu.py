@@ -34,7 +34,21 @@ PLATFORMS = {
     # itself refuses a size of 0 or of a page fraction)
     "legacy-bad": {"nvdimms": [("vpmem0", 100 * MiB + 4 * KiB, None)],
                    "append": "memmap=128M!256M memmap=0x1001000!0x20000800"},
+    # CXL persistent memory (issue 31, docs cxl-pmem.md): a q35 machine
+    # with a CXL host bridge (pxb-cxl), two root ports (the second stays
+    # empty: with one, 6.1 gives the host bridge a passthrough decoder
+    # 7.2 cannot route, and the region's writes are lost) and a type-3
+    # device with persistent memory and a label storage area, each a
+    # file (entry: name, pmem size, ("cxl", LSA size)), behind a 4G fixed
+    # memory window.  No region at boot: 6.1 does not assemble one, the
+    # tests create it through sysfs (tests/guest/cxl.inc).
+    "cxl": {"nvdimms": [("cxlmem0", 256 * MiB, ("cxl", 128 * KiB))]},
 }
+
+
+def is_cxl(entry):
+    """A CXL type-3 device of PLATFORMS (its label field is a tuple)."""
+    return isinstance(entry[3], tuple)
 
 
 def backing_dir(group):
@@ -55,6 +69,18 @@ def prepare_backing(platform, group, fresh, import_from=None):
     files = []
     for name, size, label in PLATFORMS[platform]["nvdimms"]:
         p = os.path.join(d, name + ".img")
+        if isinstance(label, tuple):
+            # CXL: the pmem and the label storage area are two files
+            lsa = os.path.join(d, name + "-lsa.img")
+            for f, n in ((p, size), (lsa, label[1])):
+                if fresh or not os.path.exists(f) or \
+                        os.path.getsize(f) != n:
+                    if os.path.exists(f):
+                        os.unlink(f)
+                    with open(f, "wb") as fh:
+                        fh.truncate(n)
+            files.append((name, p, size, ("cxl", lsa)))
+            continue
         total = size + (label or 0)
         if fresh or not os.path.exists(p) or os.path.getsize(p) != total:
             if os.path.exists(p):
@@ -88,15 +114,38 @@ def fsync_shim_env(backing, outdir):
 
 def qemu_cmd(cfg, initrd, platform, backing, append, outdir, interactive,
              logfile):
+    cxl = [b for b in backing if is_cxl(b)]
+    if cxl:
+        machine = "q35,nvdimm=on,cxl=on"
+    elif any(b[3] is not None for b in backing):
+        machine = "pc,nvdimm=on"
+    else:
+        machine = "pc"
     cmd = ["qemu-system-x86_64", "-accel", cfg.accel, "-smp", cfg.smp,
-           "-machine", "pc,nvdimm=on" if any(
-               b[3] is not None for b in backing) else "pc",
+           "-machine", machine,
            "-m", "%s,slots=4,maxmem=8G" % cfg.mem,
            "-kernel", cfg.kernel, "-initrd", initrd, "-append", append,
            "-no-reboot", "-nic", "none",
            "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"] + \
         cfg.qemu_args
+    if cxl:
+        cmd += ["-device", "pxb-cxl,bus_nr=12,bus=pcie.0,id=cxl.1",
+                "-device", "cxl-rp,port=0,bus=cxl.1,id=root_port13,"
+                "chassis=0,slot=2",
+                "-device", "cxl-rp,port=1,bus=cxl.1,id=root_port14,"
+                "chassis=0,slot=3"]
     for i, (name, path, size, label) in enumerate(backing):
+        if is_cxl((name, path, size, label)):
+            # QEMU 7.2: memdev= (persistent-memdev= came later); the
+            # serial number feeds the interleave-set cookie
+            cmd += ["-object", "memory-backend-file,id=cxl-mem%d,share=on,"
+                    "mem-path=%s,size=%d" % (i, path, size),
+                    "-object", "memory-backend-file,id=cxl-lsa%d,share=on,"
+                    "mem-path=%s,size=%d" % (i, label[1],
+                                             os.path.getsize(label[1])),
+                    "-device", "cxl-type3,bus=root_port13,memdev=cxl-mem%d,"
+                    "lsa=cxl-lsa%d,id=%s,sn=0x5eed%04x" % (i, i, name, i + 1)]
+            continue
         cmd += ["-object", "memory-backend-file,id=mem%d,share=on,"
                 "mem-path=%s,size=%d" % (i, path, size)]
         if label is None:
@@ -105,9 +154,12 @@ def qemu_cmd(cfg, initrd, platform, backing, append, outdir, interactive,
         else:
             cmd += ["-device", "nvdimm,id=nv%d,memdev=mem%d%s" %
                     (i, i, ",label-size=%d" % label if label else "")]
+    if cxl:
+        cmd += ["-M", "cxl-fmw.0.targets.0=cxl.1,cxl-fmw.0.size=4G"]
     if outdir:
         cmd += ["-fsdev", "local,id=out,path=%s,security_model=none" % outdir,
-                "-device", "virtio-9p-pci,fsdev=out,mount_tag=out"]
+                "-device", "virtio-9p-pci,fsdev=out,mount_tag=out%s"
+                % (",bus=pcie.0" if cxl else "")]
     if interactive:
         cmd += ["-display", "none",
                 "-chardev", "stdio,id=con,mux=on,signal=off,logfile=%s"
