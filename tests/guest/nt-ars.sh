@@ -64,6 +64,16 @@ scrub_wait() {
 	echo $v
 }
 cnt() { cat $1; }
+# ars_done SECONDS: until the mock's ARS Status stops answering "in
+# progress" (status 0x10000), polled every 0.1 s; 1 if it never does
+ars_done() {
+	local i=0
+	while [ "$(nvt-ars status $C0 256 | cut -d' ' -f2)" = status=0x10000 ]; do
+		[ $i -ge $(($1 * 10)) ] && return 1
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
 # json-ish: ndctl output on one line, without blanks
 flat() { tr -d ' \t\n'; }
 
@@ -114,14 +124,16 @@ D0=$A0/dimm0/poison D1=$A0/dimm1/poison D2=$A0/dimm2/poison
 echo "$((16 * MIB + 3 * 4096 + 4032)) 64" > $D0
 echo "$((16 * MIB + 3 * 4096)) 64" > $D1
 echo "$((16 * MIB + 5 * 4096 + 128)) 8" > $D2
-echo 1000 > $A0/ars_delay_ms
+# long enough that the two calls below see it running on a loaded host
+# under the debug kernel; ars_done waits for its end
+echo 8000 > $A0/ars_delay_ms
 st=$(nvt-ars start $C0 $S2 $((64 * MIB)))
 expect_eq "ARS Start of range 2" "$st" "rc=0 status=0"
 expect_eq "ARS Start again while it runs: status 6 (busy)" \
 	"$(nvt-ars start $C0 $S2 $((64 * MIB)))" "rc=0 status=0x6"
 expect_eq "ARS Status while it runs: in progress" \
 	"$(nvt-ars status $C0 256 | cut -d' ' -f1-3)" "rc=0 status=0x10000 out_length=48"
-sleep 1.2
+ars_done 30 || nok "ARS of range 2 still in progress after 30 s"
 expect_eq "ARS Status done: two records, dimm0+dimm1 lines merged, dimm2's line at SPA line 22" \
 	"$(nvt-ars status $C0 256)" \
 	"rc=0 status=0 out_length=96 num=2 flags=0 restart=0+0 $(hx $((S2 + 12 * 4096 + 4032)))+0x80 $(hx $((S2 + 22 * 4096 + 128)))+0x40"
@@ -147,7 +159,7 @@ for k in 0 1 2 3 4 5 6 7 8 9; do
 	echo "$((k * 32 * KIB)) 64" > $D0
 done
 nvt-ars start $C0 $S1 $((32 * MIB)) > /dev/null
-sleep 0.3
+ars_done 30 || nok "ARS of range 1 still in progress after 30 s"
 got=$(nvt-ars status $C0 256)
 expect_eq "10 records, room for 8: 8 returned, stopped early, restart at the 9th" \
 	"$(echo "$got" | cut -d' ' -f1-6)" \
