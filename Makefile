@@ -320,7 +320,7 @@ _check-stock:
 DEBUG_PLAN ?= tests/guest/plan-debug
 DEBUG_APPEND ?= acpi=noirq oops=panic NVT_RELOAD_CYCLES=2 NVT_NT_CYCLES=3 NVT_TEST_TIMEOUT=600 \
 	NVT_STRESS_SECONDS=60 NVT_LOAD_CYCLES=3
-DEBUG_TIMEOUT ?= 1500
+DEBUG_TIMEOUT ?= 3000
 # two single-vCPU guests at a time: twice the throughput on 2 cores
 DEBUG_JOBS ?= 2
 DEBUG_SMP ?= 1
