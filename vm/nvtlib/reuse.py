@@ -60,9 +60,9 @@ def _scripts_of(test):
         us = os.path.join(TOP, "tests", "userspace", "guest")
         return [os.path.join(us, test[3:] + ".sh"),
                 os.path.join(us, "common.sh")]
-    todo, seen = [os.path.join(GUEST, test + ".sh")], []
-    while todo:
-        p = todo.pop()
+    pending, seen = [os.path.join(GUEST, test + ".sh")], []
+    while pending:
+        p = pending.pop()
         if p in seen:
             continue
         seen.append(p)
@@ -73,7 +73,7 @@ def _scripts_of(test):
         for name in SCRIPT_RE.findall(text):
             q = os.path.join(GUEST, name)
             if os.path.exists(q) and q not in seen:
-                todo.append(q)
+                pending.append(q)
     return sorted(seen)
 
 
