@@ -182,4 +182,9 @@ struct btt {
 	struct dentry *debugfs_dir;
 };
 
+/* btt-debugfs.c: btt/bttR.N/arenaI/ as 6.1's (best effort: never fails) */
+int btt_debugfs_add(struct btt *btt);
+void btt_debugfs_init(void);
+void btt_debugfs_exit(void);
+
 #endif /* __ND_BTT_H__ */
