@@ -405,6 +405,7 @@ int nvdimm_bus_cmd(struct nvdimm_bus *nvdimm_bus, unsigned int cmd,
 		   void *buf, unsigned int len, int *cmd_rc);
 int nvdimm_flush(struct nd_region *nd_region);
 bool is_nvdimm_sync(struct nd_region *nd_region);
+int nvdimm_has_cache(struct nd_region *nd_region);
 u64 nd_fletcher64(const void *addr, size_t len, bool le);
 
 /* the kernel's (arch/x86/lib/usercopy_64.c), declared in its libnvdimm.h */

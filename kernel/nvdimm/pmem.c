@@ -71,7 +71,8 @@ static bool pmem_test_dax_range(phys_addr_t start)
  * @disk: the block device
  * @nd_region: region to flush
  * @pgmap: pfn device: the struct pages of the namespace's range
- * @dax_dev: pfn device whose range has struct pages: its DAX device
+ * @dax_dev: the disk's DAX device (mountable with dax only with struct
+ *	pages: @pfn_flags has PFN_MAP)
  * @pfn_flags: what direct_access() tags the pfns it returns with
  * @bb: the bad sectors of the disk (sector 0 = @phys_addr), from the
  *	bus's bad ranges; /sys/block/pmemN/badblocks
@@ -333,7 +334,6 @@ static void pmem_release_disk(void *data)
 	put_disk(pmem->disk);
 }
 
-/* register @pmem's DAX device for @disk (a pfn device with struct pages) */
 /* most dax_devices pmem_alloc_dax() sets aside: async regions, sync ones */
 #define PMEM_DAX_TRIES_ASYNC	32
 #define PMEM_DAX_TRIES_SYNC	4
@@ -387,6 +387,7 @@ static struct dax_device *pmem_alloc_dax(struct device *dev,
 	return dax_dev;
 }
 
+/* register @pmem's DAX device for @disk */
 static int pmem_add_dax(struct device *dev, struct pmem_device *pmem,
 			struct gendisk *disk)
 {
@@ -411,12 +412,8 @@ static int pmem_add_dax(struct device *dev, struct pmem_device *pmem,
 		put_dax(dax_dev);
 		return rc;
 	}
-	/*
-	 * CPU caches are outside the persistence domain (an ADR platform:
-	 * no NFIT capability saying otherwise is tracked), so DAX writers
-	 * must flush them.
-	 */
-	dax_write_cache(dax_dev, true);
+	/* DAX writers flush CPU caches unless the platform does on power loss */
+	dax_write_cache(dax_dev, nvdimm_has_cache(pmem->nd_region));
 	pmem->dax_dev = dax_dev;
 	return 0;
 }
@@ -431,6 +428,52 @@ static void pmem_badblocks_populate(struct pmem_device *pmem)
 
 	nvdimm_badblocks_populate(pmem->nd_region, &pmem->bb, &range);
 }
+
+/*
+ * dax/write_cache: whether DAX writers must flush CPU caches to make their
+ * stores durable.  Clearing it is the administrator's promise that the
+ * platform flushes them (6.1's knob, no check possible).
+ */
+static ssize_t write_cache_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	struct pmem_device *pmem = dev_to_disk(dev)->private_data;
+
+	return sysfs_emit(buf, "%d\n", dax_write_cache_enabled(pmem->dax_dev));
+}
+
+static ssize_t write_cache_store(struct device *dev,
+				 struct device_attribute *attr,
+				 const char *buf, size_t len)
+{
+	struct pmem_device *pmem = dev_to_disk(dev)->private_data;
+	bool wc;
+	int rc;
+
+	rc = kstrtobool(buf, &wc);
+	if (rc) {
+		dev_dbg(dev, "dax/write_cache: not a boolean: %d\n", rc);
+		return rc;
+	}
+	dax_write_cache(pmem->dax_dev, wc);
+	return len;
+}
+static DEVICE_ATTR_RW(write_cache);
+
+static struct attribute *pmem_dax_attrs[] = {
+	&dev_attr_write_cache.attr,
+	NULL,
+};
+
+static const struct attribute_group pmem_dax_group = {
+	.name = "dax",
+	.attrs = pmem_dax_attrs,
+};
+
+static const struct attribute_group *pmem_disk_groups[] = {
+	&pmem_dax_group,
+	NULL,
+};
 
 /*
  * @dev (a namespace or a pfn device) gets the disk; @ndns_dev names it.
@@ -472,14 +515,16 @@ static int pmem_attach_disk(struct device *dev, struct device *ndns_dev,
 	set_capacity(disk, pmem->size >> SECTOR_SHIFT);
 	set_disk_ro(disk, nd_region_read_only(ndns_dev));
 
-	if (pmem->pfn_flags & PFN_MAP) {
-		rc = pmem_add_dax(dev, pmem, disk);
-		if (rc) {
-			put_disk(disk);
-			return rc;
-		}
+	/*
+	 * Every pmem disk has a DAX device, as in 6.1 (its dax/write_cache);
+	 * only one with struct pages (QUEUE_FLAG_DAX) can be mounted with dax
+	 */
+	rc = pmem_add_dax(dev, pmem, disk);
+	if (rc) {
+		put_disk(disk);
+		return rc;
 	}
-	rc = device_add_disk(dev, disk, NULL);
+	rc = device_add_disk(dev, disk, pmem_disk_groups);
 	if (rc) {
 		dev_err(dev, "could not add disk %s: %d\n", disk->disk_name, rc);
 		if (pmem->dax_dev) {

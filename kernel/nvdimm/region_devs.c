@@ -144,6 +144,22 @@ bool is_nvdimm_sync(struct nd_region *nd_region)
 EXPORT_SYMBOL_GPL(is_nvdimm_sync);
 
 /**
+ * nvdimm_has_cache - whether stores to the region pass through CPU caches
+ *	that are outside its persistence domain
+ * @nd_region: the region
+ *
+ * True for a PMEM region unless its provider said the platform flushes
+ * CPU caches on power loss (ND_REGION_PERSIST_CACHE): DAX writers of such
+ * a region must flush what they store (the disk's dax/write_cache).
+ */
+int nvdimm_has_cache(struct nd_region *nd_region)
+{
+	return nd_region->dev.type == &nd_pmem_device_type &&
+	       !test_bit(ND_REGION_PERSIST_CACHE, &nd_region->flags);
+}
+EXPORT_SYMBOL_GPL(nvdimm_has_cache);
+
+/**
  * nd_region_pagemap - whether the provider lets the core make struct pages
  *	for the region's range (ND_REGION_PAGEMAP)
  * @nd_region: the region

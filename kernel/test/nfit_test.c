@@ -413,6 +413,11 @@ static bool smart = true;
 module_param(smart, bool, 0444);
 MODULE_PARM_DESC(smart, "nfit_test.0's DIMMs answer the Intel SMART functions through ND_CMD_CALL (default on; 0: DIMMs without health firmware)");
 
+/* Where stores become durable (the regions' flags), on every bus */
+static int platform_caps = -1;
+module_param(platform_caps, int, 0444);
+MODULE_PARM_DESC(platform_caps, "each bus's NFIT platform capabilities: 1 CPU caches flushed on power loss, 2 memory controller, 0 none (a structure saying so); default -1: the topology's own (6.1's: 2 on nfit_test.0)");
+
 /* Test-only: the passthrough ND_CMD_CALL, off unless asked for. */
 static bool cmd_call;
 module_param(cmd_call, bool, 0444);
@@ -1734,8 +1739,11 @@ static const struct nt_map *nt_bdw_map(const struct nfit_test *t,
 	return m;
 }
 
-/* 6.1's nfit_test.0: the platform flushes the memory controller's queues */
-static int nt_add_caps(struct nt_nfit *b)
+/*
+ * A platform capabilities structure with @caps (bits 0 and 1 valid): on
+ * 6.1's nfit_test.0 the platform flushes the memory controller's queues
+ */
+static int nt_add_caps(struct nt_nfit *b, u32 caps)
 {
 	struct acpi_nfit_capabilities *cap;
 
@@ -1743,7 +1751,7 @@ static int nt_add_caps(struct nt_nfit *b)
 	if (!cap)
 		return -E2BIG;
 	cap->highest_capability = 1;
-	cap->capabilities = ACPI_NFIT_CAPABILITY_MEM_FLUSH;
+	cap->capabilities = caps;
 	return 0;
 }
 
@@ -1877,8 +1885,10 @@ static int nt_build_subtables(struct nfit_test *t, struct nt_nfit *b)
 	}
 	for (i = 0; topo->nr_hints && i < topo->nr_dimms && !rc; i++)
 		rc = nt_add_flush(b, t, &t->dimm[i]);
-	if (topo->v61 && topo->nr_hints && !rc)
-		rc = nt_add_caps(b);
+	if (platform_caps >= 0 && !rc)
+		rc = nt_add_caps(b, platform_caps);
+	else if (topo->v61 && topo->nr_hints && !rc)
+		rc = nt_add_caps(b, ACPI_NFIT_CAPABILITY_MEM_FLUSH);
 	return rc;
 }
 

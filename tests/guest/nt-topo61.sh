@@ -131,6 +131,34 @@ modprobe nfit_test topology=6.2 > /tmp/t61.out 2>&1 && nok "topology=6.2 loaded"
 dmesg | grep -q "nfit_test: topology '6.2' refused: v4.2 or 6.1" &&
 	ok "the refusal is logged" || nok "no log line for topology=6.2"
 
+# the platform capabilities structure (6.1's nfit reads it): where stores
+# become durable, and with it whether DAX writers must flush CPU caches
+# (dax/write_cache of nfit_test.1's raw io namespace disk); CPU-cache
+# flushing implies the memory controller's
+caps_reload() {
+	reload platform_caps=$1 && modprobe nd_pmem && nd_settle &&
+		wait_pmem $(platform_pmem) 30
+}
+caps_seen() {
+	local r ns blk dom
+
+	for r in $(nt_bus 1)/region*; do
+		dom=$(cat $r/persistence_domain 2> /dev/null || echo absent)
+		for ns in $r/namespace*; do
+			for blk in $ns/block/*; do
+				[ -e "$blk" ] || continue
+				echo "$dom $(cat /sys/block/$(basename $blk)/dax/write_cache)"
+			done
+		done
+	done
+}
+for c in "1 cpu_cache 0" "2 memory_controller 1" "3 cpu_cache 0" "0 absent 1"; do
+	set -- $c
+	check "the platform with platform_caps=$1" caps_reload $1
+	expect_eq "platform_caps=$1: nfit_test.1's domain and disk write_cache" \
+		"$(caps_seen)" "$2 $3"
+done
+
 # the default back: v4.2
 check "the platform back with the default topology" platform_load
 expect_eq "parameters/topology (default)" "$(cat /sys/module/nfit_test/parameters/topology)" v4.2

@@ -887,6 +887,29 @@ static int nfit_insert_resource(struct acpi_nfit_desc *acpi_desc,
 					iomem);
 }
 
+/*
+ * The region flags for where stores become durable, from the platform
+ * capabilities structure (the last one, as 6.1 reads them): only the bits
+ * up to its highest valid capability count, and CPU-cache flushing on
+ * power loss implies the memory controller's.  No structure: neither.
+ */
+static unsigned long nfit_persist_flags(struct acpi_nfit_desc *acpi_desc)
+{
+	const struct acpi_nfit_capabilities *cap, *last = NULL;
+	u32 valid;
+
+	nfit_for_each_usable(&acpi_desc->table, cap, ACPI_NFIT_TYPE_CAPABILITIES)
+		last = cap;
+	if (!last)
+		return 0;
+	valid = GENMASK(min_t(u32, last->highest_capability, 31), 0);
+	if (last->capabilities & valid & ACPI_NFIT_CAPABILITY_CACHE_FLUSH)
+		return BIT(ND_REGION_PERSIST_CACHE);
+	if (last->capabilities & valid & ACPI_NFIT_CAPABILITY_MEM_FLUSH)
+		return BIT(ND_REGION_PERSIST_MEMCTRL);
+	return 0;
+}
+
 static int nfit_register_pmem_region(struct acpi_nfit_desc *acpi_desc,
 				     const struct acpi_nfit_system_address *spa)
 {
@@ -934,6 +957,7 @@ static int nfit_register_pmem_region(struct acpi_nfit_desc *acpi_desc,
 	ndr_desc.num_mappings = i;
 	ndr_desc.attr_groups = acpi_nfit_region_groups;
 	ndr_desc.provider_data = (void *)spa;
+	ndr_desc.flags = nfit_persist_flags(acpi_desc);
 	if (i)
 		ndr_desc.align = acpi_desc->pmem_align * i;
 	if (spa->flags & ACPI_NFIT_PROXIMITY_VALID) {
