@@ -63,8 +63,8 @@ static int nvdimm_probe(struct device *dev)
 		dev_dbg(dev, "failed to unlock dimm: %d\n", rc);
 
 	ndd = nvdimm_labels_load(nvdimm);
-	if (!ndd)
-		return -ENOMEM;
+	if (IS_ERR(ndd))
+		return PTR_ERR(ndd);
 
 	mutex_lock(lock);
 	/*

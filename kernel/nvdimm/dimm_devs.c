@@ -93,7 +93,8 @@ static ssize_t flags_show(struct device *dev, struct device_attribute *attr,
 	bool label = test_bit(NDD_LABELING, &nvdimm->state) ||
 		     test_bit(NDD_LABEL_BACKED, &nvdimm->desc.flags);
 
-	return sysfs_emit(buf, "%s\n", label ? "label " : "");
+	return sysfs_emit(buf, "%s%s\n", label ? "label " : "",
+			  test_bit(NDD_LOCKED, &nvdimm->state) ? "lock " : "");
 }
 static DEVICE_ATTR_RO(flags);
 

@@ -182,9 +182,12 @@ int nvdimm_bus_cmd(struct nvdimm_bus *nvdimm_bus, unsigned int cmd,
 }
 EXPORT_SYMBOL_GPL(nvdimm_bus_cmd);
 
-/* nvdimm_config_limits() body; the caller holds alive_lock for reading. */
+/*
+ * nvdimm_config_limits() body; the caller holds alive_lock for reading.
+ * @refresh asks the firmware even when the limits are known.
+ */
 static int __nvdimm_config_limits(struct nvdimm_bus *nvdimm_bus,
-				  struct nvdimm *nvdimm)
+				  struct nvdimm *nvdimm, bool refresh)
 {
 	struct nd_cmd_get_config_size cmd = {};
 	int rc, cmd_rc = 0;
@@ -196,7 +199,7 @@ static int __nvdimm_config_limits(struct nvdimm_bus *nvdimm_bus,
 		return rc;
 
 	mutex_lock(&nvdimm->cfg_lock);
-	if (nvdimm->cfg_valid) {
+	if (nvdimm->cfg_valid && !refresh) {
 		mutex_unlock(&nvdimm->cfg_lock);
 		return 0;
 	}
@@ -206,16 +209,22 @@ static int __nvdimm_config_limits(struct nvdimm_bus *nvdimm_bus,
 		rc = -EIO;
 	if (!rc && (cmd_rc || cmd.status))
 		rc = cmd_rc ? cmd_rc : -EIO;
-	if (!rc && (!cmd.max_xfer || !cmd.config_size)) {
+	if ((!rc || rc == -EACCES) && (!cmd.max_xfer || !cmd.config_size)) {
 		/* a zero transfer size could never make progress */
 		dev_dbg(&nvdimm->dev, "implausible label limits size %u xfer %u\n",
 			cmd.config_size, cmd.max_xfer);
 		rc = -ENXIO;
 	}
-	if (!rc) {
+	/*
+	 * -EACCES: the DIMM's capacity is locked; the limits it reported
+	 * stand, the labels stay readable (6.1)
+	 */
+	if (!rc || rc == -EACCES) {
 		nvdimm->cfg_size = cmd.config_size;
 		nvdimm->cfg_xfer = cmd.max_xfer;
 		nvdimm->cfg_valid = true;
+	} else if (refresh) {
+		nvdimm->cfg_valid = false;
 	}
 	mutex_unlock(&nvdimm->cfg_lock);
 	if (rc)
@@ -224,20 +233,24 @@ static int __nvdimm_config_limits(struct nvdimm_bus *nvdimm_bus,
 }
 
 /**
- * nvdimm_config_limits - fetch (once) the label area size and max transfer
+ * nvdimm_config_limits - fetch the label area size and max transfer
  * @nvdimm: the DIMM
+ * @refresh: ask the firmware even when the limits are known (at bind:
+ *	whether it calls the DIMM locked is news every time)
  *
  * Returns 0 with nvdimm->cfg_size / cfg_xfer valid, -ENOTTY when the DIMM
  * has no label commands or the provider no command hook, -ENXIO when the
- * bus is going away, or the error of the firmware call.
+ * bus is going away, -EACCES when the firmware calls the DIMM's capacity
+ * locked (the limits it reported then stored and valid, as 6.1 keeps
+ * them), or the error of the firmware call.
  */
-int nvdimm_config_limits(struct nvdimm *nvdimm)
+int nvdimm_config_limits(struct nvdimm *nvdimm, bool refresh)
 {
 	struct nvdimm_bus *nvdimm_bus = walk_to_nvdimm_bus(&nvdimm->dev);
 	int rc;
 
 	down_read(&nvdimm_bus->alive_lock);
-	rc = __nvdimm_config_limits(nvdimm_bus, nvdimm);
+	rc = __nvdimm_config_limits(nvdimm_bus, nvdimm, refresh);
 	up_read(&nvdimm_bus->alive_lock);
 	return rc;
 }
@@ -272,7 +285,7 @@ int nvdimm_get_config_data(struct nvdimm *nvdimm, void *buf, u32 offset,
 	/* nvdimm_config_limits() answers -ENOTTY for a provider without hook */
 	if (!test_bit(ND_CMD_GET_CONFIG_DATA, &nvdimm->desc.cmd_mask))
 		return -ENOTTY;
-	rc = nvdimm_config_limits(nvdimm);
+	rc = nvdimm_config_limits(nvdimm, false);
 	if (rc)
 		return rc;
 	if ((u64)offset + len > nvdimm->cfg_size)
@@ -339,7 +352,7 @@ int nvdimm_set_config_data(struct nvdimm *nvdimm, u32 offset, const void *buf,
 	/* nvdimm_config_limits() answers -ENOTTY for a provider without hook */
 	if (!test_bit(ND_CMD_SET_CONFIG_DATA, &nvdimm->desc.cmd_mask))
 		return -ENOTTY;
-	rc = nvdimm_config_limits(nvdimm);
+	rc = nvdimm_config_limits(nvdimm, false);
 	if (rc)
 		return rc;
 	if (!len || (u64)offset + len > nvdimm->cfg_size)
@@ -407,7 +420,10 @@ static int nd_check_label_xfer(struct nvdimm_bus *nvdimm_bus,
 		dev_dbg(&nvdimm->dev, "label %s of length 0\n", op);
 		return -EINVAL;
 	}
-	rc = __nvdimm_config_limits(nvdimm_bus, nvdimm);
+	rc = __nvdimm_config_limits(nvdimm_bus, nvdimm, false);
+	/* locked capacity: the limits it reported (stored) bound the transfer */
+	if (rc == -EACCES)
+		rc = 0;
 	if (rc == -ENOTTY) {
 		/* no size: nothing to check a transfer against */
 		dev_dbg(&nvdimm->dev, "label %s without a label size command\n",

@@ -96,10 +96,11 @@ struct nvdimm_drvdata *nd_mapping_ndd(struct nd_mapping *m)
 
 /*
  * nvdimm_labels_load() body: fill @ndd from the DIMM, or leave it
- * label-less (no area data) saying why.
+ * label-less (no area data) saying why.  -EACCES when the firmware
+ * refused the label data as locked: the DIMM must not bind (6.1).
  */
-static void __nvdimm_labels_load(struct nvdimm *nvdimm,
-				 struct nvdimm_drvdata *ndd)
+static int __nvdimm_labels_load(struct nvdimm *nvdimm,
+				struct nvdimm_drvdata *ndd)
 {
 	struct device *dev = &nvdimm->dev;
 	void *data;
@@ -110,39 +111,56 @@ static void __nvdimm_labels_load(struct nvdimm *nvdimm,
 	ndd->lsa.next = -1;
 	ndd->fresh = nvdimm_fresh_version(nvdimm);
 
+	/* the firmware says again at every bind whether it is locked */
+	clear_bit(NDD_LOCKED, &nvdimm->state);
 	if (!test_bit(ND_CMD_GET_CONFIG_DATA, &nvdimm->desc.cmd_mask)) {
 		dev_dbg(dev, "no label read command: label-less\n");
-		return;
+		return 0;
 	}
 	if (nvdimm_security_locked(nvdimm)) {
 		dev_dbg(dev, "locked: label area not read\n");
-		return;
+		return 0;
 	}
-	rc = nvdimm_config_limits(nvdimm);
+	rc = nvdimm_config_limits(nvdimm, true);
+	if (rc == -EACCES) {
+		/*
+		 * 6.1's reading: the capacity is locked, the labels are not;
+		 * they are read so the namespaces enumerate (none enables)
+		 */
+		dev_dbg(dev, "label size: capacity locked\n");
+		set_bit(NDD_LOCKED, &nvdimm->state);
+		rc = 0;
+	}
 	if (rc == -ENOTTY) {
 		dev_dbg(dev, "no label size command: label-less\n");
-		return;
+		return 0;
 	}
 	if (rc) {
 		dev_warn(dev, "label area size unavailable (%d): label-less\n",
 			 rc);
-		return;
+		return 0;
 	}
 	size = nvdimm->cfg_size;
 	if (size > ND_LABEL_AREA_MAX) {
 		dev_warn(dev, "label area of %u bytes is implausible (max %u): label-less\n",
 			 size, ND_LABEL_AREA_MAX);
-		return;
+		return 0;
 	}
 
 	data = kvzalloc(size, GFP_KERNEL);
 	if (!data)
-		return;	/* label-less; the allocator said why */
+		return 0;	/* label-less; the allocator said why */
 	rc = nvdimm_get_config_data(nvdimm, data, 0, size);
+	if (rc == -EACCES) {
+		dev_warn(dev, "label area locked: not binding\n");
+		set_bit(NDD_LOCKED, &nvdimm->state);
+		kvfree(data);
+		return rc;
+	}
 	if (rc) {
 		dev_warn(dev, "label area unreadable (%d): label-less\n", rc);
 		kvfree(data);
-		return;
+		return 0;
 	}
 
 	ndd->data = data;
@@ -151,6 +169,7 @@ static void __nvdimm_labels_load(struct nvdimm *nvdimm,
 	nd_lsa_validate(&ndd->lsa);
 	nd_lsa_next_prepare(&ndd->lsa);
 	nvdimm_labels_report(ndd);
+	return 0;
 }
 
 /**
@@ -160,19 +179,27 @@ static void __nvdimm_labels_load(struct nvdimm *nvdimm,
  * Returns new label state (one reference) holding the cached area and
  * its index blocks, or none when the DIMM has no label commands, the
  * firmware cannot report or read the area, or memory is short.  Those
- * cases are logged and leave the DIMM label-less; only a failure to
- * allocate the state itself is an error (NULL).
+ * cases are logged and leave the DIMM label-less.  Errors:
+ * ERR_PTR(-ENOMEM) when the state itself cannot be allocated,
+ * ERR_PTR(-EACCES) when the firmware refused the label data as locked
+ * (NDD_LOCKED set).  A label size refused as locked sets NDD_LOCKED but
+ * reads the area all the same, as 6.1 does.
  */
 struct nvdimm_drvdata *nvdimm_labels_load(struct nvdimm *nvdimm)
 {
 	struct nvdimm_drvdata *ndd;
+	int rc;
 
 	ndd = kzalloc(sizeof(*ndd), GFP_KERNEL);
 	if (!ndd)
-		return NULL;
+		return ERR_PTR(-ENOMEM);
 	kref_init(&ndd->kref);
 	ndd->dev = &nvdimm->dev;
-	__nvdimm_labels_load(nvdimm, ndd);
+	rc = __nvdimm_labels_load(nvdimm, ndd);
+	if (rc) {
+		nvdimm_drvdata_put(ndd);
+		return ERR_PTR(rc);
+	}
 	return ndd;
 }
 

@@ -434,6 +434,8 @@ int nd_namespace_common_probe(struct device *ndns_dev, struct device *by,
 		dev_dbg(ndns_dev, "no uuid: not configured\n");
 		return -ENODEV;
 	}
+	if (nd_region_dimm_locked(to_nd_region(ndns_dev->parent), ndns_dev))
+		return -EACCES;
 	if (nsio->res_size < PAGE_SIZE) {
 		dev_dbg(ndns_dev, "%llu bytes: too small to attach\n",
 			nsio->res_size);

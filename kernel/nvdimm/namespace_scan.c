@@ -19,7 +19,9 @@
  *   extent inside the BLK mapping.
  *
  * Namespaces come up as namespaceR.0, .1, ... in SPA order (BLK: first
- * DPA), followed by one empty namespace, the region's seed.
+ * DPA), followed by one empty namespace, the region's seed; while a DIMM
+ * of the region is locked (NDD_LOCKED), none can enable, and the first
+ * found is the seed instead, as 6.1's stays until it enables.
  */
 #include <linux/device.h>
 #include <linux/overflow.h>
@@ -276,7 +278,8 @@ static int nd_pmem_cmp(const void *a, const void *b)
 	return 0;
 }
 
-static int nd_scan_pmem(struct nd_region *nd_region, struct nd_scan_dimm *dimms)
+static int nd_scan_pmem(struct nd_region *nd_region, struct nd_scan_dimm *dimms,
+			struct device **first)
 {
 	struct nd_scan_dimm *d0 = &dimms[0];
 	struct nd_mapping *m0 = &nd_region->mapping[0];
@@ -321,6 +324,8 @@ static int nd_scan_pmem(struct nd_region *nd_region, struct nd_scan_dimm *dimms)
 
 		if (IS_ERR(dev))
 			rc = PTR_ERR(dev);
+		else if (!*first)
+			*first = dev;
 	}
 	kfree(found);
 	return rc;
@@ -393,7 +398,8 @@ static int nd_blk_assemble(struct nd_region *nd_region, struct nd_scan_dimm *d,
 	return 1;
 }
 
-static int nd_scan_blk(struct nd_region *nd_region, struct nd_scan_dimm *d)
+static int nd_scan_blk(struct nd_region *nd_region, struct nd_scan_dimm *d,
+		       struct device **first)
 {
 	struct nd_namespace_blk *found;
 	u32 k, nfound = 0;
@@ -426,6 +432,8 @@ static int nd_scan_blk(struct nd_region *nd_region, struct nd_scan_dimm *d)
 		dev = nd_namespace_blk_create(nd_region, &found[k]);
 		if (IS_ERR(dev))
 			rc = PTR_ERR(dev);
+		else if (!*first)
+			*first = dev;
 	}
 	kfree(found);
 	return rc;
@@ -436,16 +444,17 @@ static int nd_scan_blk(struct nd_region *nd_region, struct nd_scan_dimm *d)
  * @nd_region: a region of nstype 5 or 6 being enabled (device lock held)
  *
  * Assembles the namespaces its DIMMs' labels describe (see the top of
- * this file), then adds the empty seed, and opens the region for new
- * seeds.  Takes the bus' reconfig_lock.  Returns 0 or a negative errno
- * (the caller unregisters whatever was published).
+ * this file), then adds the empty seed (or, a DIMM locked, names the
+ * first of them the seed), and opens the region for new seeds.  Takes
+ * the bus' reconfig_lock.  Returns 0 or a negative errno (the caller
+ * unregisters whatever was published).
  */
 int nd_region_scan_namespaces(struct nd_region *nd_region)
 {
 	struct mutex *lock = &walk_to_nvdimm_bus(&nd_region->dev)->reconfig_lock;
 	int ways = nd_region->ndr_mappings, i, rc = 0;
+	struct device *seed, *first = NULL;
 	struct nd_scan_dimm *dimms;
-	struct device *seed;
 
 	dimms = kcalloc(max(ways, 1), sizeof(*dimms), GFP_KERNEL);
 	if (!dimms)
@@ -458,11 +467,19 @@ int nd_region_scan_namespaces(struct nd_region *nd_region)
 	}
 	if (!rc && ways) {
 		if (is_nd_blk(nd_region))
-			rc = nd_scan_blk(nd_region, &dimms[0]);
+			rc = nd_scan_blk(nd_region, &dimms[0], &first);
 		else
-			rc = nd_scan_pmem(nd_region, dimms);
+			rc = nd_scan_pmem(nd_region, dimms, &first);
 	}
-	if (!rc) {
+	/*
+	 * A DIMM whose capacity is locked: no namespace can enable, so, as
+	 * in 6.1 (whose seed is the first namespace found until it enables),
+	 * the first one stays the seed and no empty one is added.
+	 */
+	if (!rc && first && nd_region_dimm_locked(nd_region, &nd_region->dev)) {
+		nd_region->ns_seed = first;
+		nd_region->ns_active = true;
+	} else if (!rc) {
 		if (is_nd_blk(nd_region))
 			seed = nd_namespace_blk_create(nd_region, NULL);
 		else

@@ -141,6 +141,14 @@ enum {
 	 * re-evaluated at every bind and kept across an unbind.
 	 */
 	NDD_LABELING = 0,
+	/*
+	 * The firmware answered a label command of the last bind with
+	 * -EACCES (6.1's NDD_LOCKED): the DIMM's capacity is locked.  Its
+	 * regions' namespaces enumerate but do not enable; a DIMM whose
+	 * label data was refused does not bind, nor do its regions enable.
+	 * Re-evaluated at every bind, kept across an unbind; flags "lock".
+	 */
+	NDD_LOCKED = 1,
 };
 
 /**
@@ -306,6 +314,7 @@ static inline bool is_nd_blk(struct nd_region *nd_region)
 
 struct nvdimm_bus *walk_to_nvdimm_bus(struct device *dev);
 void nd_region_badblocks_refresh(struct nd_region *nd_region);
+bool nd_region_dimm_locked(struct nd_region *nd_region, struct device *dev);
 void nvdimm_bus_badrange_free(struct nvdimm_bus *nvdimm_bus);
 void nvdimm_bus_account_cleared(struct nvdimm_bus *nvdimm_bus, u64 addr,
 				u64 length);
@@ -340,7 +349,7 @@ void nvdimm_devs_exit(void);
 void nvdimm_unregister(struct nvdimm *nvdimm);
 
 /* ioctl.c */
-int nvdimm_config_limits(struct nvdimm *nvdimm);
+int nvdimm_config_limits(struct nvdimm *nvdimm, bool refresh);
 int nvdimm_get_config_data(struct nvdimm *nvdimm, void *buf, u32 offset,
 			   u32 len);
 int nvdimm_set_config_data(struct nvdimm *nvdimm, u32 offset, const void *buf,

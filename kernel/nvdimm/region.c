@@ -11,14 +11,27 @@
 /*
  * Mark the DIMMs active and take hold of their label state, under the
  * lock that label writes from userspace (SET_CONFIG_DATA) check "active"
- * under and the kernel's own label transactions run under.
+ * under and the kernel's own label transactions run under.  A DIMM that
+ * did not bind because its label data is locked fails the region, as
+ * 6.1 does (-ENXIO), before anything is taken.
  */
-static void nd_region_activate(struct nd_region *nd_region)
+static int nd_region_activate(struct nd_region *nd_region)
 {
 	struct mutex *lock = &walk_to_nvdimm_bus(&nd_region->dev)->reconfig_lock;
 	int i;
 
 	mutex_lock(lock);
+	for (i = 0; i < nd_region->ndr_mappings; i++) {
+		struct nvdimm *nvdimm = nd_region->mapping[i].nvdimm;
+
+		if (!dev_get_drvdata(&nvdimm->dev) &&
+		    test_bit(NDD_LOCKED, &nvdimm->state)) {
+			mutex_unlock(lock);
+			dev_err(&nd_region->dev, "%s: is locked, failing probe\n",
+				dev_name(&nvdimm->dev));
+			return -ENXIO;
+		}
+	}
 	for (i = 0; i < nd_region->ndr_mappings; i++) {
 		struct nd_mapping *m = &nd_region->mapping[i];
 
@@ -28,6 +41,7 @@ static void nd_region_activate(struct nd_region *nd_region)
 			kref_get(&m->ndd->kref);
 	}
 	mutex_unlock(lock);
+	return 0;
 }
 
 static void nd_region_deactivate(struct nd_region *nd_region)
@@ -79,7 +93,11 @@ static int nd_region_probe(struct device *dev)
 	nd_region->blk_enabled = !!nd_region->blk_ops;
 	/* what the bus learnt while the region was disabled */
 	nd_region_badblocks_refresh(nd_region);
-	nd_region_activate(nd_region);
+	rc = nd_region_activate(nd_region);
+	if (rc) {
+		nd_region->blk_enabled = false;
+		return rc;
+	}
 	nd_region_claim_activate(nd_region);
 
 	if (nd_region_nstype(nd_region) == ND_DEVICE_NAMESPACE_IO) {

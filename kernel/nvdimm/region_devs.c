@@ -159,6 +159,26 @@ int nvdimm_has_cache(struct nd_region *nd_region)
 }
 EXPORT_SYMBOL_GPL(nvdimm_has_cache);
 
+/*
+ * Whether a DIMM of @nd_region said its capacity is locked (NDD_LOCKED),
+ * logged against @dev: nothing of the region may be enabled, as in 6.1.
+ */
+bool nd_region_dimm_locked(struct nd_region *nd_region, struct device *dev)
+{
+	bool locked = false;
+	int i;
+
+	for (i = 0; i < nd_region->ndr_mappings; i++) {
+		struct nvdimm *nvdimm = nd_region->mapping[i].nvdimm;
+
+		if (test_bit(NDD_LOCKED, &nvdimm->state)) {
+			dev_dbg(dev, "%s locked\n", dev_name(&nvdimm->dev));
+			locked = true;
+		}
+	}
+	return locked;
+}
+
 /**
  * nd_region_pagemap - whether the provider lets the core make struct pages
  *	for the region's range (ND_REGION_PAGEMAP)

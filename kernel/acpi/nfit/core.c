@@ -547,10 +547,20 @@ static int acpi_nfit_ctl(struct nvdimm_bus_descriptor *nd_desc,
 	}
 	rc = nfit_dsm_run(nvdimm_dev(nvdimm), nfit_mem->adev->handle,
 			  &nfit_intel_guid, cmd, buf, buf_len, in_len);
-	/* firmware status, first word of the output */
-	if (rc >= 0 && cmd != ND_CMD_CALL && buf_len - in_len - rc >= 4 &&
-	    get_unaligned((u32 *)(buf + in_len)))
-		*cmd_rc = -EIO;
+	/*
+	 * firmware status, first word of the output; a label size with the
+	 * extended status "locked" is the DIMM's capacity locked (-EACCES:
+	 * the size stands, the labels stay readable)
+	 */
+	if (rc >= 0 && cmd != ND_CMD_CALL && buf_len - in_len - rc >= 4) {
+		u32 status = get_unaligned((u32 *)(buf + in_len));
+
+		if (cmd == ND_CMD_GET_CONFIG_SIZE &&
+		    (status >> 16) & ND_CONFIG_LOCKED)
+			*cmd_rc = -EACCES;
+		else if (status)
+			*cmd_rc = -EIO;
+	}
 	return rc;
 }
 
