@@ -655,7 +655,9 @@ static void nd_lsa_index_fill(struct nd_lsa *lsa, int which, u32 seq,
  *
  * Block 0 gets sequence number 3 and block 1 sequence number 2, every
  * slot free (bitmap bits past @nslot clear), so block 0 is current and
- * block 1 next.  Label slots are not touched.  The caller writes both
+ * block 1 next; block 1 keeps its own number until nd_lsa_next_prepare()
+ * copies block 0 over it (see nd_lsa_next_seal()).  Label slots are not
+ * touched.  The caller writes both
  * blocks (2 * @isize bytes from the start of the area).
  *
  * Return: 0, or -EINVAL, leaving @lsa and the area alone, when the
@@ -730,19 +732,28 @@ void nd_lsa_next_prepare(struct nd_lsa *lsa)
  * @lsa: a validated area whose next block was prepared and edited
  *
  * Writes the next block's header for its own position with the current
- * block's version and slot count and the successor of the current
- * sequence number, and its checksum.  Writing that block to media is the
- * commit point of a label update; nd_lsa_switch() then makes it current.
+ * block's version and slot count, the successor of the sequence number
+ * the next block has in memory, and its checksum.  Writing that block to
+ * media is the commit point of a label update; nd_lsa_switch() then makes
+ * it current.
+ *
+ * After nd_lsa_next_prepare() the next block's number is the current
+ * one's, so the sealed block follows the current block.  Right after
+ * nd_lsa_init() (no prepare) it is block 1's own 2, so the first commit
+ * on a freshly initialised area gives block 1 number 3, equal to block
+ * 0's (which then loses the tie): 6.1 does exactly this, and the number
+ * is part of the bytes stock leaves on the media.
  */
 void nd_lsa_next_seal(struct nd_lsa *lsa)
 {
 	const struct nd_lsa_index *cur;
+	u32 seq;
 
 	if (lsa->cur < 0)
 		return;
 	cur = nd_lsa_index(lsa, lsa->cur);
-	nd_lsa_index_fill(lsa, lsa->next,
-			  nd_lsa_seq_next(le32_to_cpu(cur->seq)),
+	seq = le32_to_cpu(nd_lsa_index(lsa, lsa->next)->seq);
+	nd_lsa_index_fill(lsa, lsa->next, nd_lsa_seq_next(seq),
 			  nd_lsa_index_nslot(cur), le16_to_cpu(cur->major),
 			  le16_to_cpu(cur->minor), cur->labelsize);
 	lsa->verdict[lsa->next] = ND_LSA_VALID;

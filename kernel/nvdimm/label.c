@@ -339,7 +339,10 @@ static int nvdimm_index_init(struct nvdimm *nvdimm, struct nvdimm_drvdata *ndd)
 	dev_info(&nvdimm->dev, "label area initialised: v1.%d, %u slots\n",
 		 ndd->fresh == ND_LSA_V12 ? 2 : 1,
 		 nd_lsa_index_nslot(nd_lsa_index(lsa, lsa->cur)));
-	nd_lsa_next_prepare(lsa);
+	/*
+	 * No nd_lsa_next_prepare(): block 1 stays as initialised, so the
+	 * first commit numbers it 3, as 6.1 does (nd_lsa_next_seal()).
+	 */
 	return 0;
 undo:
 	/* forget the in-memory index: the area counts as blank again */

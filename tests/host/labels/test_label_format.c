@@ -1348,6 +1348,38 @@ static void t_seal_over_damaged_block(void)
 	free(area);
 }
 
+/*
+ * The first commits on an area the kernel initialised, as 6.1 numbers
+ * them (seen on a CXL label area): block 1 keeps its own 2 until the
+ * first seal, which gives it 3 like block 0 (block 1 wins the tie), then
+ * 1, 2, ... as usual.  The bytes stock leaves: 3/3, then 1/3, 1/2, 3/2.
+ */
+static void t_first_commits_after_init(void)
+{
+	u8 *area = area_new(K128);
+	struct nd_lsa lsa = { .area = area, .size = K128 };
+	struct nd_lsa check;
+	u32 want[][2] = { { 3, 3 }, { 1, 3 }, { 1, 2 }, { 3, 2 } };
+	unsigned int round;
+
+	CHECK_INT(nd_lsa_init(&lsa, ND_LSA_V12), 0);
+	CHECK_INT(lb_get32(area + 20), 3);
+	CHECK_INT(lb_get32(area + 256 + 20), 2);
+	for (round = 0; round < 4; round++) {
+		int old_next = lsa.next;
+
+		nd_lsa_slot_set_free(nd_lsa_index(&lsa, lsa.next), round, false);
+		nd_lsa_next_seal(&lsa);
+		CHECK_INT(lb_get32(area + 20), want[round][0]);
+		CHECK_INT(lb_get32(area + 256 + 20), want[round][1]);
+		/* what a reader finds on the media: the sealed block */
+		CHECK_INT(validate(&check, area, K128), old_next);
+		nd_lsa_switch(&lsa);
+		CHECK_INT(lsa.cur, old_next);
+	}
+	free(area);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -1387,6 +1419,7 @@ static const struct {
 	{ "every slot used, padding clear: first free is nslot", t_first_free_full },
 	{ "updates leave the reserve slot; available_slots counts additions", t_update_fits },
 	{ "labels the same apart from slot and checksum", t_label_same },
+	{ "first commits after init numbered as 6.1 (3/3, 1/3, 1/2, 3/2)", t_first_commits_after_init },
 };
 
 int main(void)
