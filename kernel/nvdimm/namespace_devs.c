@@ -359,6 +359,12 @@ static int nd_namespace_init_dev(struct nd_region *nd_region,
 
 	nd_device_init(&nsio->dev, &nd_region->dev, type, true);
 	set_dev_node(&nsio->dev, nd_region->numa_node);
+	if (nsio->id < 0) {
+		rc = nsio->id;
+		dev_err(&nd_region->dev, "no namespace id left: %d\n", rc);
+		put_device(&nsio->dev);
+		return rc;
+	}
 	rc = dev_set_name(&nsio->dev, "namespace%d.%d", nd_region->id,
 			  nsio->id);
 	if (rc) {
@@ -382,9 +388,7 @@ struct device *nd_namespace_io_create(struct nd_region *nd_region)
 	nsio = kzalloc(sizeof(*nsio), GFP_KERNEL);
 	if (!nsio)
 		return ERR_PTR(-ENOMEM);
-	mutex_lock(&walk_to_nvdimm_bus(&nd_region->dev)->reconfig_lock);
-	nsio->id = nd_region->ns_next++;
-	mutex_unlock(&walk_to_nvdimm_bus(&nd_region->dev)->reconfig_lock);
+	nsio->id = 0;	/* the region's only namespace, as 6.1 names it */
 	nsio->res_start = nd_region->res_start;
 	nsio->res_size = nd_region->res_size;
 
@@ -912,14 +916,25 @@ static const struct attribute_group *nd_namespace_lbl_attribute_groups[] = {
 	NULL,
 };
 
+/* the id of a label-backed namespace goes back to its region's ida */
+static void nd_namespace_lbl_id_free(struct device *dev)
+{
+	int id = to_nd_namespace_lbl(dev)->nsio.id;
+
+	if (id >= 0)
+		ida_free(&to_nd_region(dev->parent)->ns_ida, id);
+}
+
 static void nd_namespace_pmem_release(struct device *dev)
 {
+	nd_namespace_lbl_id_free(dev);
 	put_device(dev->parent);
 	kfree(to_nd_namespace_node(dev));
 }
 
 static void nd_namespace_blk_release(struct device *dev)
 {
+	nd_namespace_lbl_id_free(dev);
 	put_device(dev->parent);
 	kfree(to_nd_namespace_blk(dev)->extents);
 	kfree(to_nd_namespace_node(dev));
@@ -951,7 +966,8 @@ static struct device *nd_namespace_lbl_add(struct nd_region *nd_region,
 	int rc;
 
 	lockdep_assert_held(&walk_to_nvdimm_bus(&nd_region->dev)->reconfig_lock);
-	lbl->nsio.id = nd_region->ns_next++;
+	/* the lowest free id, as 6.1 (< 0: nd_namespace_init_dev() fails) */
+	lbl->nsio.id = ida_alloc(&nd_region->ns_ida, GFP_KERNEL);
 	INIT_WORK(&to_nd_namespace_node(dev)->del_work, nd_namespace_del_work);
 	rc = nd_namespace_init_dev(nd_region, &lbl->nsio, type);
 	if (rc)
@@ -1050,9 +1066,6 @@ void nd_region_namespaces_unregister(struct nd_region *nd_region)
 	nd_synchronize();
 	device_for_each_child(&nd_region->dev, lock,
 			      nd_namespace_unregister_one);
-	mutex_lock(lock);
-	nd_region->ns_next = 0;
-	mutex_unlock(lock);
 }
 
 int __init nd_namespace_init(void)

@@ -244,11 +244,13 @@ struct nd_claim_kind {
  * @target_node: memory target node
  * @ro: read_only attribute
  * @align: namespace size granularity (align attribute)
- * @ns_next: next namespace id to hand out in this region
+ * @ns_ida: ids of the label-backed namespaces (N in namespaceR.N): the
+ *	lowest free one for a new namespace, freed when its device is
+ *	released, as 6.1 numbers them; the io namespace is always N = 0
  * @ns_seed: current namespace seed, NULL when none
  * @ns_active: the region is enabled and may get new namespaces (seeds);
- *	cleared first thing at disable.  @ns_next, @ns_seed and @ns_active
- *	change under the bus' reconfig_lock
+ *	cleared first thing at disable.  @ns_seed and @ns_active change
+ *	under the bus' reconfig_lock
  * @claim: per personality (enum nd_claim_slot): the ida of its device
  *	numbers, the idle seed (NULL when none) and whether the region is
  *	enabled and may get new devices of it; seed and active change under
@@ -274,7 +276,7 @@ struct nd_region {
 	int target_node;
 	bool ro;
 	unsigned long align;
-	int ns_next;
+	struct ida ns_ida;
 	struct device *ns_seed;
 	bool ns_active;
 	struct nd_claim_seed claim[ND_CLAIM_SLOTS];

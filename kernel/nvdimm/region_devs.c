@@ -722,6 +722,7 @@ static void nd_region_release(struct device *dev)
 	put_device(dev->parent);
 	for (i = 0; i < ND_CLAIM_SLOTS; i++)
 		ida_destroy(&nd_region->claim[i].ida);
+	ida_destroy(&nd_region->ns_ida);
 	/* a provider-chosen id (CXL) is the provider's to free */
 	if (!test_bit(ND_REGION_CXL, &nd_region->flags))
 		memregion_free(nd_region->id);
@@ -879,6 +880,7 @@ static struct nd_region *nd_region_create(struct nvdimm_bus *nvdimm_bus,
 	nd_region->id = id;
 	for (i = 0; i < ND_CLAIM_SLOTS; i++)
 		ida_init(&nd_region->claim[i].ida);
+	ida_init(&nd_region->ns_ida);
 	if (blk) {
 		nd_region->res_size = desc->mapping[0].size;
 	} else {
