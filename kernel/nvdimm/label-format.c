@@ -732,10 +732,11 @@ void nd_lsa_next_prepare(struct nd_lsa *lsa)
  * @lsa: a validated area whose next block was prepared and edited
  *
  * Writes the next block's header for its own position with the current
- * block's version and slot count, the successor of the sequence number
- * the next block has in memory, and its checksum.  Writing that block to
- * media is the commit point of a label update; nd_lsa_switch() then makes
- * it current.
+ * block's slot count, the version 6.1 writes (1.1 with 128-byte labels,
+ * 1.2 with 256-byte ones, labelsize to match, whatever version the area
+ * had), the successor of the sequence number the next block has in
+ * memory, and its checksum.  Writing that block to media is the commit
+ * point of a label update; nd_lsa_switch() then makes it current.
  *
  * After nd_lsa_next_prepare() the next block's number is the current
  * one's, so the sealed block follows the current block.  Right after
@@ -754,8 +755,8 @@ void nd_lsa_next_seal(struct nd_lsa *lsa)
 	cur = nd_lsa_index(lsa, lsa->cur);
 	seq = le32_to_cpu(nd_lsa_index(lsa, lsa->next)->seq);
 	nd_lsa_index_fill(lsa, lsa->next, nd_lsa_seq_next(seq),
-			  nd_lsa_index_nslot(cur), le16_to_cpu(cur->major),
-			  le16_to_cpu(cur->minor), cur->labelsize);
+			  nd_lsa_index_nslot(cur), 1,
+			  lsa->lsize == ND_LSA_LABEL_V12 ? 2 : 1, lsa->lsize >> 8);
 	lsa->verdict[lsa->next] = ND_LSA_VALID;
 }
 

@@ -488,6 +488,19 @@ int nvdimm_labels_replace(struct nd_mapping *m, const u8 *uuid, bool local,
 			return rc;
 		break;
 	case ND_LABELS_VALID:
+		/*
+		 * An index of another major version (CXL 2.0 label areas are
+		 * v2.1) holds labels of a layout we do not write: read as 6.1
+		 * reads it, never mixed with ours; nothing to delete there.
+		 */
+		if (le16_to_cpu(nd_lsa_index(&ndd->lsa, ndd->lsa.cur)->major) != 1) {
+			if (!n)
+				return 0;
+			dev_err(ddev, "label update refused: the label index is version %u.%u, not EFI's 1.x (CXL labels?); reinitialise it (ndctl init-labels) first\n",
+				le16_to_cpu(nd_lsa_index(&ndd->lsa, ndd->lsa.cur)->major),
+				le16_to_cpu(nd_lsa_index(&ndd->lsa, ndd->lsa.cur)->minor));
+			return -ENXIO;
+		}
 		break;
 	}
 	lsa = &ndd->lsa;

@@ -1380,6 +1380,52 @@ static void t_first_commits_after_init(void)
 	free(area);
 }
 
+/*
+ * An ndctl-initialised 128 KiB area of @lsize-byte labels whose two index
+ * blocks are given version @major.@minor and labelsize byte @lbyte, then
+ * one sealed update: the sealed block must say @want_minor (major 1) and
+ * labelsize @want_lbyte, and be the current block on the media.
+ */
+static void seal_version_case(u32 lsize, u16 major, u16 minor, u8 lbyte,
+			      u16 want_minor, u8 want_lbyte)
+{
+	u8 *area = area_new(K128);
+	struct nd_lsa lsa;
+	u8 *next;
+	int b;
+
+	lb_ndctl_init(area, K128, lsize);
+	for (b = 0; b < 2; b++) {
+		lb_put16(area + b * 256 + 60, major);
+		lb_put16(area + b * 256 + 62, minor);
+		area[b * 256 + 19] = lbyte;
+		lb_reseal_index(area, 256, b);
+	}
+	CHECK_INT(validate(&lsa, area, K128), 0);
+	CHECK_INT(lsa.lsize, lsize);
+	nd_lsa_next_prepare(&lsa);
+	nd_lsa_next_seal(&lsa);
+	next = area + lsa.next * lsa.isize;
+	CHECK_INT(next[60] | next[61] << 8, 1);
+	CHECK_INT(next[62] | next[63] << 8, want_minor);
+	CHECK_INT(next[19], want_lbyte);
+	CHECK_INT(validate(&lsa, area, K128), 1);
+	free(area);
+}
+
+/*
+ * A sealed block carries the version 6.1 writes, whatever the area had:
+ * a CXL 2.0 index (v2.1, 256-byte labels) becomes 1.2, a 1.2 header over
+ * 128-byte labels 1.1 with labelsize 0, and so does a 1.1 header whose
+ * (ignored) labelsize byte was 1.
+ */
+static void t_seal_version(void)
+{
+	seal_version_case(256, 2, 1, 1, 2, 1);	/* CXL 2.0's v2.1 */
+	seal_version_case(128, 1, 2, 0, 1, 0);	/* 1.2 over 128-byte labels */
+	seal_version_case(128, 1, 1, 1, 1, 0);	/* v1.1: a stray labelsize */
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -1420,6 +1466,7 @@ static const struct {
 	{ "updates leave the reserve slot; available_slots counts additions", t_update_fits },
 	{ "labels the same apart from slot and checksum", t_label_same },
 	{ "first commits after init numbered as 6.1 (3/3, 1/3, 1/2, 3/2)", t_first_commits_after_init },
+	{ "sealed blocks are 1.1 or 1.2 by label size, as 6.1 (CXL's 2.1 too)", t_seal_version },
 };
 
 int main(void)
