@@ -2,6 +2,8 @@
 """Compare the ndctl 76.1 session of ns-interop.sh: stock modules vs ours.
 
 usage: compare-ns-interop.py STOCK/ns-interop.txt OURS/ns-interop.txt  (TAP)
+       (or cxl-modes.txt: the dumps are in the directory named like the
+       .txt, the same format; tests/guest/cxl-modes.sh)
 
 ns-interop.txt has one line per step, "STEP rc=N nstype=.. available=..
 seed=.. slots=.."; next to it, ns-interop/STEP.{out,labels.json,
@@ -202,8 +204,11 @@ def area_diff(a, b):
     return out
 
 
-def expected_files(step):
-    """the dumps ns-interop.sh writes at STEP (besides the .area)"""
+def expected_files(step, stem="ns-interop"):
+    """the dumps ns-interop.sh (cxl-modes.sh) writes at STEP (besides the
+    .area; cxl-modes: no read-labels -j, the area's bytes say it all)"""
+    if stem == "cxl-modes":
+        return ["out", "list.json"]
     files = []
     if step != "blank" and not step.endswith("-zero-enabled"):
         files.append("out")             # run STEP CMD...
@@ -235,18 +240,20 @@ def main():
     except OSError as e:
         print("not ok 1 - ns-interop-compare: %s" % e)
         return 1
-    dw = os.path.join(os.path.dirname(sys.argv[1]), "ns-interop")
-    dg = os.path.join(os.path.dirname(sys.argv[2]), "ns-interop")
+    # the dumps are in the directory named like the .txt (cxl-modes too)
+    stem = os.path.splitext(os.path.basename(sys.argv[1]))[0]
+    dw = os.path.join(os.path.dirname(sys.argv[1]), stem)
+    dg = os.path.join(os.path.dirname(sys.argv[2]), stem)
     n = fails = 0
 
     def tap(good, desc, detail=()):
         nonlocal n, fails
         n += 1
         if good:
-            print("ok %d - ns-interop-compare: %s" % (n, desc))
+            print("ok %d - %s-compare: %s" % (n, stem, desc))
         else:
             fails += 1
-            print("not ok %d - ns-interop-compare: %s" % (n, desc))
+            print("not ok %d - %s-compare: %s" % (n, stem, desc))
             for d in list(detail)[:10]:
                 print("#   %s" % d)
 
@@ -273,7 +280,7 @@ def main():
             if known else ""), diffs)
         aw = read(os.path.join(dw, step + ".area"), "rb")
         ag = read(os.path.join(dg, step + ".area"), "rb")
-        for ext in expected_files(step):
+        for ext in expected_files(step, stem):
             a = read(os.path.join(dw, "%s.%s" % (step, ext)))
             b = read(os.path.join(dg, "%s.%s" % (step, ext)))
             desc = "%s: %s" % (step, ext)
@@ -319,7 +326,7 @@ def main():
         tap(a == b, "%s: label area bytes (%d)" % (step, len(a)),
             area_diff(a, b) if a != b else ())
     if n == 0:
-        print("not ok 1 - ns-interop-compare: no steps in the stock run")
+        print("not ok 1 - %s-compare: no steps in the stock run" % stem)
         n = fails = 1
     print("1..%d" % n)
     return 1 if fails else 0

@@ -20,6 +20,13 @@
  *   nvt-labels current FILE     print the offset of the current index
  *                               block ("none" and exit 1 without one)
  *   nvt-labels other FILE       offset of the other (older) index block
+ *   nvt-labels cxl FILE         rewrite FILE (its size kept) as a CXL 2.0
+ *                               label area (CXL 2.0 §9.13.2, tables 210-
+ *                               212): index blocks v2.1 (seq 3 and 2),
+ *                               slot 0 a region label, slot 1 a namespace
+ *                               label of that region (dpa 0, 32 MiB, name
+ *                               "cxl-foreign"), Fletcher-64 checksums: the
+ *                               labels a CXL-label-aware writer leaves
  *
  * Index blocks are validated like the 6.1 kernel (signature, version and
  * labelsize, checksum over the index size I, seq, myoff/otheroff/
@@ -255,6 +262,73 @@ static int set_field(uint32_t slot, const char *field, uint64_t v)
 	return 0;
 }
 
+/* a uuid in its string's byte order (how 6.1 parses the CXL type uuids) */
+static void put_uuid(unsigned char *p, const char *s)
+{
+	int i;
+
+	for (i = 0; i < 16 && *s; s++) {
+		if (*s == '-')
+			continue;
+		sscanf(s, "%2hhx", &p[i++]);
+		s++;
+	}
+}
+
+/* the area rewritten as CXL 2.0 labels (see the usage at the top) */
+static int make_cxl(void)
+{
+	const size_t isize = index_size(256);
+	uint32_t nslot = (area_size - 2 * isize) / 256;
+	unsigned char *l;
+	int b;
+
+	if (area_size < 2 * isize + 2 * 256) {
+		fprintf(stderr, "nvt-labels: area too small\n");
+		return 1;
+	}
+	memset(area, 0, area_size);
+	for (b = 0; b < 2; b++) {
+		unsigned char *ix = area + b * isize;
+		uint32_t i;
+
+		memcpy(ix, "NAMESPACE_INDEX", 16);
+		ix[19] = 1;				/* 256-byte labels */
+		put_le(ix + 20, 4, b ? 2 : 3);		/* seq */
+		put_le(ix + 24, 8, b * isize);		/* myoff */
+		put_le(ix + 32, 8, isize);		/* mysize */
+		put_le(ix + 40, 8, (1 - b) * isize);	/* otheroff */
+		put_le(ix + 48, 8, 2 * isize);		/* labeloff */
+		put_le(ix + 56, 4, nslot);
+		put_le(ix + 60, 2, 2);			/* major */
+		put_le(ix + 62, 2, 1);			/* minor */
+		for (i = 2; i < nslot; i++)		/* slots 0, 1 in use */
+			ix[72 + i / 8] |= 1 << (i % 8);
+		put_le(ix + 64, 8, fletcher64(ix, isize, 64));
+	}
+	/* slot 0: region label (table 211) */
+	l = area + 2 * isize;
+	put_uuid(l, "529d7c61-da07-47c4-a93f-ecdf2c06f444");
+	put_uuid(l + 16, "5eed0031-c0de-4c31-8d1a-0000000000f0");
+	put_le(l + 36, 2, 1);				/* nlabel */
+	put_le(l + 48, 8, 256ULL << 20);		/* rawsize */
+	put_le(l + 64, 4, 0);				/* slot */
+	put_le(l + 68, 4, 256);				/* ig */
+	put_le(l + 248, 8, fletcher64(l, 256, 248));
+	/* slot 1: namespace label (table 212) */
+	l += 256;
+	put_uuid(l, "68bb2c0a-5a77-4937-9f85-3caf41a0f93c");
+	put_uuid(l + 16, "5eed0031-c0de-4c31-8d1a-0000000000f1");
+	memcpy(l + 32, "cxl-foreign", 11);
+	put_le(l + 100, 2, 1);				/* nrange */
+	put_le(l + 112, 8, 32ULL << 20);		/* rawsize */
+	put_le(l + 120, 4, 1);				/* slot */
+	put_uuid(l + 128, "5eed0031-c0de-4c31-8d1a-0000000000f0");
+	put_le(l + 160, 2, 512);			/* lbasize */
+	put_le(l + 248, 8, fletcher64(l, 256, 248));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	FILE *f;
@@ -292,8 +366,10 @@ int main(int argc, char **argv)
 		printf("%zu\n", cur * x[0].isize);
 		return 0;
 	}
-	if (!strcmp(argv[1], "set") && argc == 6) {
-		rc = set_field(strtoul(argv[3], NULL, 0), argv[4],
+	if ((!strcmp(argv[1], "set") && argc == 6) ||
+	    (!strcmp(argv[1], "cxl") && argc == 3)) {
+		rc = argc == 3 ? make_cxl() :
+		     set_field(strtoul(argv[3], NULL, 0), argv[4],
 			       strtoull(argv[5], NULL, 0));
 		if (rc)
 			return rc;
@@ -306,6 +382,6 @@ int main(int argc, char **argv)
 		return 0;
 	}
 usage:
-	fprintf(stderr, "usage: nvt-labels show|current|other FILE | set FILE SLOT FIELD VALUE\n");
+	fprintf(stderr, "usage: nvt-labels show|current|other|cxl FILE | set FILE SLOT FIELD VALUE\n");
 	return 2;
 }
