@@ -150,7 +150,7 @@ echo "foreign: area after: $(md5sum < /tmp/lsa4.bin | cut -c1-32) $(nvt-labels s
 
 # --- the memory device unbound while its region is active -------------
 echo "memdev unbound: $(try cxl_w /sys/bus/cxl/drivers/cxl_mem/unbind mem0)" >> $out
-nd_wait_gone /sys/bus/nd/devices/$dimm
+nd_wait_gone /sys/bus/nd/devices/$r
 echo "after the memdev unbind: $(nd_count) cxl $r commit=$(cat $CXL/$r/commit 2>&1) target0=$(cat $CXL/$r/target0 2>&1)" >> $out
 echo "memdev bound again: $(try cxl_w /sys/bus/cxl/drivers/cxl_mem/bind mem0)" >> $out
 i=0
