@@ -90,6 +90,12 @@ echo "namespaces listed after: $(grep -c '"dev"' /tmp/n3.json)" >> $out
 D=/sys/bus/cxl/drivers/cxl_nvdimm_bridge
 echo nvdimm-bridge0 > $D/unbind 2> /tmp/ub.err
 nd_wait_gone /sys/bus/nd/devices/$r
+# 6.1 unregisters the bus from cxl_pmem's work queue, after the region
+i=0
+while ls /sys/class/nd 2>/dev/null | grep -q '^ndctl' && [ $i -lt 100 ]; do
+	usleep 100000
+	i=$((i + 1))
+done
 echo "bridge unbound: $(cat /tmp/ub.err) $(nd_count)" >> $out
 echo "bridge bound: $(echo nvdimm-bridge0 > $D/bind 2>&1; echo rc=$?)" >> $out
 cxl_nd_region $r
