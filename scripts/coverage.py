@@ -11,7 +11,9 @@ usage: coverage.py [--obj DIR]... [--runs DIR] [--out DIR] [--gcov GCOV]
           and --wrap test build) are added up.
   --runs  guest output of the tier (default build/guest-out-debug): every
           BOOT/gcov/<absolute OBJ path>/.../*.gcda the guests copied out of
-          /sys/kernel/debug/gcov is one run; runs are summed
+          /sys/kernel/debug/gcov is one run; runs are summed.  A guest
+          sends them as BOOT/gcov.tar (tests/guest/lib.sh gcov_save), which
+          is unpacked into BOOT/gcov/ first
   --out   report directory (default build/coverage), recreated:
             summary.txt       per source file and total, least covered first
             <path>.gcov       annotated source per file of kernel/, gcov's
@@ -34,6 +36,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -44,6 +47,25 @@ def shown(path):
     path = os.path.abspath(path)
     return os.path.relpath(path, TOP) if path.startswith(TOP + os.sep) \
         else path
+
+
+def unpack_runs(runs):
+    """BOOT/gcov.tar -> BOOT/gcov/: its regular .gcda files only, at
+    relative paths without "..", replacing what an earlier run left."""
+    for tf in sorted(glob.glob(os.path.join(runs, "*", "gcov.tar"))):
+        dst = os.path.join(os.path.dirname(tf), "gcov")
+        shutil.rmtree(dst, ignore_errors=True)
+        with tarfile.open(tf) as t:
+            for m in t.getmembers():
+                name = os.path.normpath(m.name)
+                if not m.isfile() or not name.endswith(".gcda") or \
+                        name.startswith(("..", "/")):
+                    continue
+                os.makedirs(os.path.join(dst, os.path.dirname(name)),
+                            exist_ok=True)
+                with t.extractfile(m) as src, \
+                        open(os.path.join(dst, name), "wb") as out:
+                    shutil.copyfileobj(src, out)
 
 
 def gcov_json(gcov, gcno, gcda):
@@ -83,6 +105,7 @@ def main():
     shutil.rmtree(args.out, ignore_errors=True)
     os.makedirs(args.out)
 
+    unpack_runs(args.runs)
     counts = {}     # rel source path -> {line: count}
     srcof = {}      # rel source path -> a copy of it (in an OBJ tree)
     used = []
