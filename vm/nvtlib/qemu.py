@@ -330,6 +330,9 @@ def boot(cfg, name, mset, platform="qemu", tests=(), backing_group=None,
                 res.marks.append((m.group(1) or "end-of-test checks",
                                   float(m.group(3)), float(m.group(4)),
                                   qemu_cpu(p.pid)))
+                # the log is current at every test (vm/guest-prof.py
+                # charges its samples to the test the log shows last)
+                log.flush()
             if line.startswith("# nvt: done"):
                 done = True
                 m = DONE_CLOCK_RE.match(line)
