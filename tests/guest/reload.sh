@@ -46,16 +46,19 @@ unload_providers() {
 	local m pass
 	provider_unbind 2>> /tmp/reload.err || echo "unbind of ACPI0012 from nfit failed" >> /tmp/reload.err
 	for pass in 1 2 3; do
-		for m in $ND_MODULES; do
+		nd_loaded
+		for m in $ND_LOADED; do
 			case $m in libnvdimm | nfit_test_iomap) continue ;; esac
-			grep -q "^$m " /proc/modules && rmmod $m 2>> /tmp/reload.err
+			rmmod $m 2>> /tmp/reload.err
 		done
 	done
 	# the test build's libnvdimm maps through nfit_test_iomap: both go
 	# after the check below
-	for m in $ND_MODULES; do
+	nd_loaded
+	for m in $ND_LOADED; do
 		case $m in libnvdimm | nfit_test_iomap) continue ;; esac
-		grep -q "^$m " /proc/modules && { echo "$m still loaded" >> /tmp/reload.err; return 1; }
+		echo "$m still loaded" >> /tmp/reload.err
+		return 1
 	done
 	return 0
 }
