@@ -209,10 +209,12 @@ nvt_run_test() {
 		NVT_TEST=$t nok "no such test /nvt/$t.sh"
 		return
 	fi
-	before=$(cat /tmp/nvt.tapn 2>/dev/null || echo 0)
+	before=0
+	[ -r /tmp/nvt.tapn ] && read -r before < /tmp/nvt.tapn
 	NVT_TEST=$t timeout ${NVT_TEST_TIMEOUT:-300} sh /nvt/$t.sh
 	rc=$?
-	after=$(cat /tmp/nvt.tapn 2>/dev/null || echo 0)
+	after=0
+	[ -r /tmp/nvt.tapn ] && read -r after < /tmp/nvt.tapn
 	if [ "$before" = "$after" ]; then
 		NVT_TEST=$t nok "exited $rc without reporting"
 	elif [ $rc -ne 0 ] && ! grep -q "^not ok .* - $t:" $NVT_TAP; then
