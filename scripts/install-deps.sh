@@ -19,6 +19,8 @@ PKGS=(
 	sparse                                    # make C=1
 	python3 jq                                # harness, JSON comparison
 	linux-source-6.1                          # checkpatch.pl, reference
+	bc flex bison libelf-dev                  # the debug kernel (scripts/debug-kernel.sh)
+	clang-14 libclang-rt-14-dev               # libFuzzer (tests/host: fuzz-smoke in host-check)
 	coreutils util-linux                      # timeout, etc.
 )
 
