@@ -21,7 +21,8 @@
  * nothing armed is -ENXIO, while busy -EBUSY; a state the provider cannot
  * read shows as -ENXIO.  One mutex serialises every activation operation
  * of every bus: reads and writes are rare, and an activation must not
- * race an arm.
+ * race an arm.  A quiesced activation takes it only inside the freeze
+ * (nd_bus_fwa_quiesced()).
  */
 #include <linux/device.h>
 #include <linux/mutex.h>
@@ -89,12 +90,41 @@ static ssize_t bus_activate_show(struct device *dev,
 	return sysfs_emit(buf, "%s\n", nd_fwa_state_names[state]);
 }
 
-/* hibernate_quiet_exec()'s callback: the activation inside the freeze */
-static int nd_bus_fwa_run(void *data)
+/*
+ * With nd_fwa_lock held: start the activation of an armed bus (also one
+ * in overflow), else -EBUSY while an activation runs, -ENXIO otherwise.
+ */
+static int nd_bus_fwa_start(struct nvdimm_bus_descriptor *nd_desc,
+			    bool activate)
+{
+	switch (nd_desc->fw_ops->state(nd_desc)) {
+	case NVDIMM_FWA_ARMED:
+	case NVDIMM_FWA_ARM_OVERFLOW:
+		return activate ? nd_desc->fw_ops->activate(nd_desc) : 0;
+	case NVDIMM_FWA_BUSY:
+		return -EBUSY;
+	default:
+		return -ENXIO;
+	}
+}
+
+/*
+ * hibernate_quiet_exec()'s callback: the activation inside the freeze.
+ * nd_fwa_lock is taken here and not held across the freeze: a task
+ * asleep on it (reading a firmware attribute) could not be frozen, and
+ * the freeze would fail after pm_freeze_timeout.  Frozen user tasks hold
+ * no section of the lock, so it is had at once; the state is checked
+ * again, as it may have changed before the freeze (a disarm).
+ */
+static int nd_bus_fwa_quiesced(void *data)
 {
 	struct nvdimm_bus_descriptor *nd_desc = data;
+	int rc;
 
-	return nd_desc->fw_ops->activate(nd_desc);
+	mutex_lock(&nd_fwa_lock);
+	rc = nd_bus_fwa_start(nd_desc, true);
+	mutex_unlock(&nd_fwa_lock);
+	return rc;
 }
 
 static ssize_t bus_activate_store(struct device *dev,
@@ -103,7 +133,6 @@ static ssize_t bus_activate_store(struct device *dev,
 {
 	struct nvdimm_bus *nvdimm_bus = to_nvdimm_bus(dev);
 	struct nvdimm_bus_descriptor *nd_desc = nvdimm_bus->nd_desc;
-	enum nvdimm_fwa_state state;
 	bool quiesce;
 	int rc;
 
@@ -119,33 +148,22 @@ static ssize_t bus_activate_store(struct device *dev,
 		return -EINVAL;
 	}
 
+	/*
+	 * live: at once.  quiesce: refused here when nothing is armed or an
+	 * activation runs, before anything is frozen; otherwise every user
+	 * task frozen and every device through its freeze callbacks (the
+	 * hibernation "freeze" without an image) around the platform's
+	 * quiet period.  Our nd devices have no PM callbacks: for them it
+	 * means no new I/O from userspace.
+	 */
 	mutex_lock(&nd_fwa_lock);
-	state = nd_desc->fw_ops->state(nd_desc);
-	switch (state) {
-	case NVDIMM_FWA_ARMED:
-	case NVDIMM_FWA_ARM_OVERFLOW:
-		/*
-		 * quiesce: every user task frozen and every device suspended
-		 * (the hibernation "freeze" without an image) around the
-		 * platform's quiet period; our nd devices have no PM
-		 * callbacks, so for them it means no new I/O from userspace
-		 */
-		if (quiesce)
-			rc = hibernate_quiet_exec(nd_bus_fwa_run, nd_desc);
-		else
-			rc = nd_bus_fwa_run(nd_desc);
-		break;
-	case NVDIMM_FWA_BUSY:
-		rc = -EBUSY;
-		break;
-	default:
-		rc = -ENXIO;
-		break;
-	}
+	rc = nd_bus_fwa_start(nd_desc, !quiesce);
 	mutex_unlock(&nd_fwa_lock);
+	if (!rc && quiesce)
+		rc = hibernate_quiet_exec(nd_bus_fwa_quiesced, nd_desc);
 	if (rc)
-		dev_dbg(dev, "firmware activate (%s) from state %d: %d\n",
-			quiesce ? "quiesce" : "live", state, rc);
+		dev_dbg(dev, "firmware activate (%s): %d\n",
+			quiesce ? "quiesce" : "live", rc);
 	return rc ? rc : len;
 }
 
