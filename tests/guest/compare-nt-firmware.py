@@ -25,6 +25,7 @@ import sys
 # feature of upstream's mock, not of the kernel code under test)
 DIFFERENT = {
     "D1 result": "busy-none",
+    "D1 result after quiesce": "busy-none",
     "D1 running version changed": "run-version",
 }
 REASONS = {

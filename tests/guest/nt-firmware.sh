@@ -10,11 +10,12 @@
 # compare-nt-firmware.py.
 #
 # - an image updated on one DIMM: staged (next_version), armed by
-#   default, disarm/arm, activated (--force: live; the capability is
-#   quiesce, whose freeze cycle the harness's 9p share does not survive):
-#   result success, the running version is the
+#   default, disarm/arm, activated (--force: live): result success, the running version is the
 #   staged one; then on two more DIMMs with --no-arm, armed by sysfs and
 #   activated live: success there, the unarmed DIMM's result unchanged
+# - quiesce (activate-firmware without --force, and sysfs): one
+#   freeze/thaw cycle each, the /out share detached around it
+#   (lib.sh nvt_out_detach); a second quiesce while busy: EBUSY, no freeze
 # - bad input, each with its errno and the states unchanged: unknown
 #   words written to both activate attributes (EINVAL), activation with
 #   nothing armed (ENXIO), update-firmware with an empty and with an
@@ -143,9 +144,7 @@ expect_eq "update-firmware --disarm: idle again" "$(states)" "idle idle idle idl
 ndctl update-firmware --arm $D1 > /tmp/fw.out 2>&1
 rec "arm: rc" $?
 expect_eq "update-firmware --arm: armed" "$(states)" "armed armed idle idle"
-# --force: live, not the default quiesce (a hibernation freeze/thaw
-# cycle, after which the harness's virtio 9p share stops answering:
-# docs/firmware.md "Quiesce")
+# --force: live, not the default quiesce (a freeze/thaw cycle: below)
 ndctl activate-firmware --force $BUS > /tmp/fw.out 2>&1
 rc=$?
 rec "activate-firmware --force: rc" $rc
@@ -188,6 +187,89 @@ expect_eq "sysfs: bus activate <- live" "$(wsys $BUSDIR/firmware/activate live)"
 wait_idle
 rec "D1 result without a staged image" "$(dimm_attr $D1 result)"
 expect_eq "$D1: firmware/result not_staged" "$(dimm_attr $D1 result)" not_staged
+
+# --- quiesce: the activation inside a freeze/thaw cycle ---------------------------
+# activate-firmware without --force writes "quiesce" (the capability's
+# method "suspend"): 6.1 runs the activation inside hibernate_quiet_exec()
+# (user tasks and freezable threads frozen, every device through its
+# freeze and thaw callbacks).  The /out share would not survive the thaw
+# (lib.sh nvt_out_attach): detached around each quiesce.  Evidence of
+# the cycle: one "Freezing user space processes" in the kernel log per
+# quiesced activation, none for a refused one.
+nfreeze() { dmesg | grep -c 'Freezing user space processes *$'; }
+dd if=/dev/urandom of=/tmp/fw.img2 bs=4096 count=8 2> /dev/null
+ndctl update-firmware -f /tmp/fw.img2 $D1 > /tmp/fw.out 2>&1
+rec "update-firmware D1 for quiesce: rc" $?
+expect_eq "$D1 staged and armed for the quiesce" "$(states)" "armed armed idle idle"
+fr0=$(nfreeze)
+if nvt_out_detach; then
+	ndctl activate-firmware $BUS > /tmp/fw.out 2>&1
+	rc=$?
+	nvt_out_attach
+	check "the /out share is back after the freeze" touch $NVT_OUT/.fw-quiesce
+	rec "activate-firmware (quiesce): rc" $rc
+	check "ndctl activate-firmware $BUS (quiesce) ($(tr '\n' ' ' < /tmp/fw.out | cut -c1-120))" [ $rc = 0 ]
+	rec "freeze cycles of activate-firmware" $(($(nfreeze) - fr0))
+	expect_eq "one freeze/thaw cycle" $(($(nfreeze) - fr0)) 1
+	check "... and the tasks restarted" eval "dmesg | grep -q 'Restarting tasks .* done'"
+	wait_idle
+	rec "D1 result after quiesce" "$(dimm_attr $D1 result)"
+	[ "$NVT_SET" != upstream ] &&
+		expect_eq "$D1: firmware/result success after quiesce" "$(dimm_attr $D1 result)" success
+	expect_eq "all idle after the quiesced activation" "$(states)" "idle idle idle idle"
+
+	# sysfs: quiesce, and at once (the bus still busy) quiesce again:
+	# EBUSY before any freeze; then D1 armed without a new image
+	expect_eq "sysfs: arm $D1 again" "$(wsys /sys/bus/nd/devices/$D1/firmware/activate arm)" 0
+	fr0=$(nfreeze)
+	nvt_out_detach
+	r1=0 r2=0
+	echo quiesce > $BUSDIR/firmware/activate 2> /tmp/fw.err1 || r1=$(sed 's/.*: //' /tmp/fw.err1)
+	echo quiesce > $BUSDIR/firmware/activate 2> /tmp/fw.err2 || r2=$(sed 's/.*: //' /tmp/fw.err2)
+	s=$(bus_attr activate)
+	nvt_out_attach
+	rec "sysfs quiesce; quiesce at once; state" "$r1; $r2; $s"
+	expect_eq "sysfs quiesce, then quiesce while busy: 0, EBUSY" "$r1; $r2; $s" \
+		"0; Device or resource busy; busy"
+	rec "freeze cycles of the two writes" $(($(nfreeze) - fr0))
+	expect_eq "only the first write froze" $(($(nfreeze) - fr0)) 1
+	wait_idle
+	rec "D1 result after quiesce without an image" "$(dimm_attr $D1 result)"
+	expect_eq "$D1: not_staged after the quiesce" "$(dimm_attr $D1 result)" not_staged
+
+	# tasks reading the firmware attributes meanwhile: 6.1 holds no lock
+	# of its own across the freeze, so they freeze like any other task
+	# (a task asleep on a lock the freezing task holds cannot freeze:
+	# the freeze would fail after pm_freeze_timeout, 2 s here)
+	expect_eq "sysfs: arm $D1 for the readers' round" "$(wsys /sys/bus/nd/devices/$D1/firmware/activate arm)" 0
+	tmo=$(cat /sys/power/pm_freeze_timeout)
+	echo 2000 > /sys/power/pm_freeze_timeout
+	pids=
+	for i in 1 2 3; do
+		# the shell's read: no fork, most of the time in sysfs reads
+		(while :; do read x < $BUSDIR/firmware/activate
+			read x < /sys/bus/nd/devices/$D2/firmware/activate
+			read x < /sys/bus/nd/devices/$D3/firmware/result; done 2> /dev/null) &
+		pids="$pids $!"
+	done
+	usleep 200000
+	fr0=$(nfreeze)
+	nvt_out_detach
+	r=0
+	echo quiesce > $BUSDIR/firmware/activate 2> /tmp/fw.err || r=$(sed 's/.*: //' /tmp/fw.err)
+	kill $pids
+	wait $pids 2> /dev/null
+	nvt_out_attach
+	echo $tmo > /sys/power/pm_freeze_timeout
+	rec "quiesce with readers of the firmware attributes" "$r"
+	expect_eq "quiesce while 3 tasks read the firmware attributes" "$r" 0
+	expect_eq "... one freeze cycle, no task refused to freeze" \
+		"$(($(nfreeze) - fr0)) $(dmesg | grep -c 'Freezing .* failed')" "1 0"
+	wait_idle
+	expect_eq "$D1: not_staged after the readers' round" "$(dimm_attr $D1 result)" not_staged
+else
+	nok "could not detach the /out share"
+fi
 
 # --- bad images through Debian's ndctl ---------------------------------------------
 : > /tmp/fw.empty
@@ -285,7 +367,8 @@ expect_eq "without fw_update: no firmware attributes (the groups are empty, as 6
 # dropped), bad images (empty, over the storage, missing) with the states
 # unchanged, update (armed by default), --disarm, --arm, activate-firmware
 # --force (live), --dry-run, --no-arm on two DIMMs in one command,
-# activation with nothing armed, --no-idle (restored after), a DIMM that
+# activation with nothing armed, --no-idle (restored after), an
+# activation without --force (quiesce: /out detached), a DIMM that
 # does not exist, neither image nor --arm.  Exit statuses must be equal.
 OURS=/opt/ours/bin/ndctl
 # fwobj CLIENT ARGS...: the "firmware" objects of a list, one line each
@@ -350,6 +433,13 @@ fw_sequence() {
 	wait_idle
 	r "results after --no-idle" "$(dimm_attr $D1 result) $(dimm_attr $D2 result) $(dimm_attr $D3 result)"
 	r "noidle restored" "$(cat $BUSDIR/nfit/firmware_activate_noidle 2>&1)"
+	$C update-firmware --arm $D3 > /tmp/fw.o 2>&1
+	nvt_out_detach
+	$C activate-firmware $BUS > /tmp/fw.o 2>&1
+	r "activate (quiesce)" "$(rcof quiesce)"
+	nvt_out_attach
+	wait_idle
+	r "results after quiesce" "$(dimm_attr $D1 result) $(dimm_attr $D2 result) $(dimm_attr $D3 result)"
 	$C update-firmware -f /tmp/fw.img nmem999 > /tmp/fw.o 2>&1
 	r "no such DIMM" "$(rcof nosuch)"
 	$C update-firmware $D1 > /tmp/fw.o 2>&1
