@@ -1,6 +1,7 @@
 # nt-security: DIMM passphrase security (issue 29, docs/security.md) with
 # Debian's ndctl 76.1 and keyctl, on an nfit_test.0 DIMM: setup, update
-# and remove the passphrase, bad sysfs writes (unknown syntax, a key of
+# and remove the passphrase (the master one: 6.1 cannot), bad sysfs
+# writes (unknown syntax, a key of
 # the wrong type or size, no key, the wrong passphrase: errno and state
 # unchanged), unlock at bind of a DIMM locked as by a reboot (the right
 # key in the keyring: unlocked; a wrong one: still locked, its regions
@@ -145,6 +146,28 @@ master() {
 	check "the master key still works: update-passphrase -m" \
 		$NDCTL update-passphrase -m $DEV -k user:$MASTER
 	MK2=$(mkey)
+	# remove-passphrase -m: 76.1 writes "disable_master", which 6.1 does
+	# not have (a later kernel's): EINVAL, the passphrase and its key kept
+	# (the master erase below still works with it)
+	got=$(sec_write disable_master $MK2)
+	rec "m-bad.disable-master" "$got"
+	expect_eq "disable_master (not in 6.1): EINVAL, state unchanged" \
+		"$got $(state)" "EINVAL disabled"
+	step m-remove $NDCTL remove-passphrase -m $DEV
+	MRC=$?
+	check "remove-passphrase -m fails on a 6.1 kernel (exit $MRC)" [ $MRC != 0 ]
+	expect_eq "remove-passphrase -m: the master key kept" "$(mkey)" "$MK2"
+	check "remove-passphrase -m: its blob kept" ls /etc/ndctl/keys/nvdimm-master_"$ID"_*.blob
+	if [ -x $OURS ]; then
+		$OURS remove-passphrase -m $DEV > /tmp/sec.out 2>&1
+		expect_eq "ours: remove-passphrase -m: Debian's exit status" "$?" $MRC
+		check "ours: ... says why ($(head -n 1 /tmp/sec.out))" \
+			grep -q "^Failed remove master passphrase for $DEV: Invalid argument (the kernel refused 'disable_master'" /tmp/sec.out
+		check "ours: ... and its summary" grep -q "^passphrase removed for 0 nmem.$" /tmp/sec.out
+		expect_eq "ours: remove-passphrase -m: state, master key kept" \
+			"$(state) $(mkey)" "disabled $MK2"
+		check "ours: ... its blob kept" ls /etc/ndctl/keys/nvdimm-master_"$ID"_*.blob
+	fi
 	# a user passphrase, then a crypto erase by the master one
 	step m-user-setup $NDCTL setup-passphrase $DEV -k user:$MASTER
 	M0=$(media_sum)

@@ -82,6 +82,16 @@ NDCTL_EXPORT int ndctl_dimm_disable_passphrase(struct ndctl_dimm *dimm,
 	return sec_cmd(dimm, "disable", 1, key, 0);
 }
 
+/*
+ * "disable_master": a kernel after 6.1 only; 6.1's (and ours) refuse the
+ * word with -EINVAL (76.1's LIBNDCTL_28 symbol)
+ */
+NDCTL_EXPORT int ndctl_dimm_disable_master_passphrase(struct ndctl_dimm *dimm,
+		long key)
+{
+	return sec_cmd(dimm, "disable_master", 1, key, 0);
+}
+
 NDCTL_EXPORT int ndctl_dimm_freeze_security(struct ndctl_dimm *dimm)
 {
 	return sec_cmd(dimm, "freeze", 0, 0, 0);

@@ -228,14 +228,16 @@ static int do_with_key(struct ndctl_dimm *dimm, const struct sec_opts *o,
 	id = dimm_key(&k);
 	if (id < 0)
 		return id;
-	if (a == REMOVE)
+	if (a == REMOVE && o->master)
+		rc = ndctl_dimm_disable_master_passphrase(dimm, id);
+	else if (a == REMOVE)
 		rc = ndctl_dimm_disable_passphrase(dimm, id);
 	else if (o->master)
 		rc = ndctl_dimm_master_secure_erase(dimm, id);
 	else
 		rc = ndctl_dimm_secure_erase(dimm, id);
-	/* the user passphrase is gone: so is its key */
-	if (!rc && !o->master) {
+	/* a removed passphrase, or a user one erased: its key goes too */
+	if (!rc && (a == REMOVE || !o->master)) {
 		key_unlink(id);
 		unlink(k.path);
 	}
@@ -275,6 +277,14 @@ static const char *const fail_msg[] = {
 	[SANITIZE] = "crypto erase", [WAIT_OW] = "wait overwrite",
 };
 
+/*
+ * The kernel refused "disable_master": 6.1's has no such command (it came
+ * later), a later kernel refuses a wrong master passphrase so
+ */
+#define NO_DISABLE_MASTER " (the kernel refused 'disable_master': " \
+	"Linux 6.1 cannot remove a master passphrase; a later kernel: " \
+	"wrong master passphrase)"
+
 #define SEC_DIMMS "<nmem0> [<nmem1>..<nmemN>] [<options>]"
 #define SEC_VH "    -v, --verbose         turn on debug\n" \
 	"    -h, --help            show this help\n"
@@ -287,7 +297,7 @@ static const struct cmd_help help[] = {
 	[UPDATE] = { "ndctl update-passphrase " SEC_DIMMS,
 		"    -k, --key-handle <type:name>  key-encryption key (default: the old key's)\n"
 		SEC_M SEC_VH },
-	[REMOVE] = { "ndctl remove-passphrase " SEC_DIMMS, SEC_VH },
+	[REMOVE] = { "ndctl remove-passphrase " SEC_DIMMS, SEC_M SEC_VH },
 	[FREEZE] = { "ndctl freeze-security " SEC_DIMMS, SEC_VH },
 	[SANITIZE] = { "ndctl sanitize-dimm " SEC_DIMMS,
 		"    -c, --crypto-erase    cryptographic erase (the default)\n"
@@ -310,7 +320,7 @@ static int sec_action(int argc, char **argv, enum sec_action a)
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const shorts[] = {
-		[SETUP] = "k:mvh", [UPDATE] = "k:mvh", [REMOVE] = "vh",
+		[SETUP] = "k:mvh", [UPDATE] = "k:mvh", [REMOVE] = "mvh",
 		[FREEZE] = "vh", [SANITIZE] = "comzvh", [WAIT_OW] = "vh",
 	};
 	struct sec_opts o = { 0 };
@@ -374,11 +384,15 @@ static int sec_action(int argc, char **argv, enum sec_action a)
 				rc = rc > 0 ? 0 : rc;
 			}
 			if (rc) {
-				fprintf(stderr, "Failed %s for %s: %s\n",
+				fprintf(stderr, "Failed %s for %s: %s%s\n",
 						a == SANITIZE && o.overwrite ?
-						"overwrite" : fail_msg[a],
+						"overwrite" : a == REMOVE &&
+						o.master ? "remove master passphrase" :
+						fail_msg[a],
 						ndctl_dimm_get_devname(dimm),
-						strerror(-rc));
+						strerror(-rc),
+						a == REMOVE && o.master &&
+						rc == -EINVAL ? NO_DISABLE_MASTER : "");
 				if (!first_rc)
 					first_rc = rc;
 				continue;

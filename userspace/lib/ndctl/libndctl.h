@@ -611,6 +611,8 @@ int ndctl_dimm_update_passphrase(struct ndctl_dimm *dimm, long ckey, long nkey);
 int ndctl_dimm_update_master_passphrase(struct ndctl_dimm *dimm, long ckey,
 		long nkey);
 int ndctl_dimm_disable_passphrase(struct ndctl_dimm *dimm, long key);
+/* LIBNDCTL_28: -EINVAL from 6.1, which has no "disable_master" */
+int ndctl_dimm_disable_master_passphrase(struct ndctl_dimm *dimm, long key);
 int ndctl_dimm_freeze_security(struct ndctl_dimm *dimm);
 int ndctl_dimm_secure_erase(struct ndctl_dimm *dimm, long key);
 int ndctl_dimm_master_secure_erase(struct ndctl_dimm *dimm, long key);
