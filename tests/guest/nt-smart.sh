@@ -412,6 +412,49 @@ sl_run() {	# NDCTL KEY monitor options...: its lines in /tmp/ns.sl.KEY
 	sl_norm $n0 > /tmp/ns.sl.$k.all
 	ndctl inject-smart --unsafe-shutdown-uninject $D > /dev/null 2>&1
 }
+# --- monitor's messages in the foreground: where 76.1 sends them ------------
+# Once the log is chosen 76.1 sends its messages there: -l syslog (errors
+# at LOG_ERR, "no dimms to monitor, exiting" at LOG_INFO), -l FILE
+# ("[time] [pid] message"), standard (info on stdout, errors on stderr).
+# Each client, each log, three cases that end at once: no DIMM matches,
+# an unknown event, a DIMM without smart; stdout, stderr, the syslog
+# datagrams and the file's lines compared (time stamps and pids dropped),
+# and the exit statuses but for the unknown event's (76.1 exits with the
+# length of its configuration path, 30: ours EINVAL, 234).
+mm_run() {	# NDCTL LOG ARGS...: "rc|stdout|stderr|syslog|file" on one line
+	local nd=$1 lg=$2 n0 rc
+	shift 2
+	n0=$(wc -l < $SL)
+	: > /tmp/ns.mm.log
+	timeout 10 $nd monitor -l $lg "$@" > /tmp/ns.mm.out 2> /tmp/ns.mm.err
+	rc=$?
+	usleep 100000
+	echo "$rc|$(tr '\n' '~' < /tmp/ns.mm.out)|$(tr '\n' '~' < /tmp/ns.mm.err)|$(sl_norm $n0 | tr '\n' '~')|$(sed -E 's/^\[ *[0-9.]+\] \[[0-9]+\] //' /tmp/ns.mm.log | tr '\n' '~')"
+}
+monitor_messages() {
+	local d ns= lg a deb ours k
+	for d in /sys/bus/nd/devices/nmem*; do
+		grep -qw smart $d/commands || { ns=${d##*/}; break; }
+	done
+	for lg in syslog /tmp/ns.mm.log standard; do
+		for a in "-d nmem999" "-D dimm-bogus -d $D" ${ns:+"-d $ns"}; do
+			deb=$(mm_run ndctl $lg $a)
+			ours=$(mm_run $OURS $lg $a)
+			k="monitor -l ${lg##*/} $a"
+			case $a in
+			*bogus*)
+				expect_eq "$k: our exit status EINVAL (76.1: ${deb%%|*})" "${ours%%|*}" 234
+				deb=${deb#*|} ours=${ours#*|} ;;
+			esac
+			expect_eq "$k: our messages where 76.1's go (rc|stdout|stderr|syslog|file)" \
+				"$ours" "$deb"
+		done
+	done
+	case $(mm_run ndctl syslog -d nmem999) in
+	*'|<14>ndctl: no dimms to monitor, exiting~|'*) ok "76.1's -l syslog: 'no dimms' at LOG_INFO in syslog" ;;
+	*) nok "76.1's -l syslog: no 'no dimms' line in syslog" ;;
+	esac
+}
 monitor_syslog() {
 	local lpid m
 	if [ ! -x /usr/local/bin/nvt-syslog ] || [ -e /dev/log ]; then
@@ -439,6 +482,7 @@ monitor_syslog() {
 	# ours also says why the daemon ended (76.1 dies on SIGTERM silently)
 	expect_eq "ours daemon's last syslog line" "$(tail -n 1 /tmp/ns.sl.ours.daemon.all)" \
 		"<14>ndctl: ndctl monitor daemon stopped (signal 15)"
+	monitor_messages
 	kill $lpid; wait $lpid
 	[ -e /dev/log ] && nok "/dev/log left behind" || ok "syslog listener stopped"
 }

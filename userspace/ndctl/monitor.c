@@ -18,7 +18,8 @@
  * given both ways takes either value; -l wins over the file's log.
  * Unlike 76.1, a [monitor] line that is not "key = value" or names
  * another key, and a file that cannot be read, are errors (EINVAL, or
- * the open's errno), not skipped.
+ * the open's errno), not skipped.  Once the log is chosen, messages go
+ * where 76.1 sends them, in the foreground too (mlog_msg()).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -96,11 +97,16 @@ struct words {
 
 /* where the lines go */
 struct mlog {
-	FILE *f;	/* the JSON lines (and, daemon, the messages), or NULL */
+	FILE *f;	/* the JSON lines (and the messages), or NULL */
 	bool syslog;	/* else syslog */
-	bool daemon;	/* messages go to the log, not to stderr */
+	bool standard;	/* f is stdout: messages on stdout (info) or stderr */
+	bool daemon;	/* --daemon */
+	bool detached;	/* the daemon runs: stderr is /dev/null */
 	bool human;
 };
+
+static void mlog_msg(const struct mlog *l, int prio, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 struct mconf {
 	struct words bus, dimm, region, ns;
@@ -190,7 +196,13 @@ static bool words_region(const struct mconf *c, struct ndctl_bus *bus,
 	return r && n;
 }
 
-static int parse_events(const char *s, unsigned int *out)
+/*
+ * The events of @s (names separated by commas).  An unknown name is
+ * logged through @l as 76.1 words it (a message of the log, like 76.1's,
+ * once the log is chosen), or without a log on stderr.
+ */
+static int parse_events(const char *s, unsigned int *out,
+		const struct mlog *l)
 {
 	char *copy = strdup(s), *tok, *save = NULL;
 	unsigned int i, m = 0;
@@ -207,7 +219,10 @@ static int parse_events(const char *s, unsigned int *out)
 			if (!strcmp(tok, ev_names[i].name))
 				break;
 		if (i == sizeof(ev_names) / sizeof(ev_names[0])) {
-			fail("unknown dimm event '%s'", tok);
+			if (l)
+				mlog_msg(l, LOG_ERR, "no dimm-event named %s", tok);
+			else
+				fail("unknown dimm event '%s'", tok);
 			rc = -EINVAL;
 			break;
 		}
@@ -229,7 +244,7 @@ static int parse_event_words(const char *s, unsigned int *out)
 	for (p = copy; *p; p++)
 		if (*p == ' ' || *p == '\t')
 			*p = ',';
-	rc = parse_events(copy, out);
+	rc = parse_events(copy, out, NULL);
 	free(copy);
 	return rc;
 }
@@ -366,24 +381,32 @@ static int conf_read_dir(struct mconf *c)
 	return rc;
 }
 
-/* a message: stderr in the foreground; the log's, as 76.1, in a daemon */
-static void __attribute__((format(printf, 3, 4)))
-mlog_msg(const struct mlog *l, int prio, const char *fmt, ...)
+/*
+ * A message, where 76.1 sends its messages once the log is chosen, in the
+ * foreground too: syslog at @prio, a -l file as "[time] [pid] message",
+ * standard: info on stdout, the rest on stderr.  Debug only with -v.  A
+ * daemon's messages before it detaches (a bad event, no DIMM) also go to
+ * stderr: they end the command with an exit status.
+ */
+static void mlog_msg(const struct mlog *l, int prio, const char *fmt, ...)
 {
 	struct timespec ts;
 	char msg[512];
 	va_list ap;
 
+	if (prio == LOG_DEBUG && !verbose)
+		return;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (!l->daemon) {
-		if (prio <= LOG_ERR)
-			fail("%s", msg);
-		return;
-	}
+	if (l->daemon && !l->detached && prio <= LOG_INFO)
+		fail("%s", msg);
 	if (l->syslog) {
 		syslog(prio, "%s", msg);
+		return;
+	}
+	if (l->standard) {
+		fprintf(prio == LOG_INFO ? stdout : stderr, "%s\n", msg);
 		return;
 	}
 	clock_gettime(CLOCK_REALTIME, &ts);
@@ -545,6 +568,7 @@ int cmd_monitor(int argc, char **argv)
 	unsigned int filter, poll_s = 0, n = 0, i, ev_opt;
 	struct mlog l = { .f = stdout };
 	struct mconf c = { .events = 0 };
+	struct words evw = { 0 };	/* the -D values, read once the log is up */
 	struct mdimm *md = NULL, *grown;
 	struct epoll_event ev, evs[16];
 	struct ndctl_ctx *ctx;
@@ -564,10 +588,7 @@ int cmd_monitor(int argc, char **argv)
 		case 'd': rc = words_add(&c.dimm, optarg); break;
 		case 'r': rc = words_add(&c.region, optarg); break;
 		case 'n': rc = words_add(&c.ns, optarg); break;
-		case 'D':
-			rc = parse_events(optarg, &ev_opt);
-			c.events |= ev_opt;
-			break;
+		case 'D': rc = words_add(&evw, optarg); break;
 		case 'l': logf = optarg; break;
 		case 'c': conff = optarg; break;
 		case OPT_DAEMON: l.daemon = true; break;
@@ -599,7 +620,6 @@ int cmd_monitor(int argc, char **argv)
 	rc = conff ? conf_read(&c, conff) : conf_read_dir(&c);
 	if (rc)
 		goto out_conf;
-	filter = c.events ? c.events : EV_ALL;
 	if (!logf)
 		logf = c.log;
 	if (!logf)
@@ -610,6 +630,7 @@ int cmd_monitor(int argc, char **argv)
 		/* what 76.1 sends: its vsyslog() without openlog() */
 		openlog("ndctl", 0, LOG_USER);
 	} else if (!strcmp(logf, "standard")) {
+		l.standard = true;
 		if (l.daemon) {
 			fail("--daemon cannot log to standard output: give a file or syslog");
 			rc = -EINVAL;
@@ -623,6 +644,14 @@ int cmd_monitor(int argc, char **argv)
 			goto out_conf;
 		}
 	}
+	/* from here on, messages go to the log, as 76.1's */
+	for (i = 0; i < evw.n; i++) {
+		rc = parse_events(evw.v[i], &ev_opt, &l);
+		if (rc)
+			goto out_log;
+		c.events |= ev_opt;
+	}
+	filter = c.events ? c.events : EV_ALL;
 	if (cli_ctx_new(&ctx)) {
 		rc = -ENOMEM;
 		goto out_log;
@@ -641,7 +670,8 @@ int cmd_monitor(int argc, char **argv)
 			if (!words_dimm(&c.dimm, dimm) || !words_region(&c, bus, dimm))
 				continue;
 			if (!ndctl_dimm_is_cmd_supported(dimm, ND_CMD_SMART)) {
-				fail("%s: no smart support", ndctl_dimm_get_devname(dimm));
+				mlog_msg(&l, LOG_ERR, "%s: no smart support",
+						ndctl_dimm_get_devname(dimm));
 				continue;
 			}
 			grown = realloc(md, (n + 1) * sizeof(*md));
@@ -654,14 +684,15 @@ int cmd_monitor(int argc, char **argv)
 			m->dimm = dimm;
 			m->fd = ndctl_dimm_get_health_eventfd(dimm);
 			if (m->fd < 0 || read_smart(dimm, &m->health, &m->events) < 0) {
-				fail("%s: cannot read its health", ndctl_dimm_get_devname(dimm));
+				mlog_msg(&l, LOG_ERR, "%s: cannot read its health",
+						ndctl_dimm_get_devname(dimm));
 				if (m->fd >= 0)
 					close(m->fd);
 				continue;
 			}
 			/* arm: a notification is news only after a read */
 			if (pread(m->fd, buf, sizeof(buf), 0) < 0)
-				fail("%s: cannot read nfit/flags",
+				mlog_msg(&l, LOG_ERR, "%s: cannot read nfit/flags",
 						ndctl_dimm_get_devname(dimm));
 			ev.events = EPOLLPRI | EPOLLERR;
 			ev.data.u32 = n;
@@ -674,12 +705,13 @@ int cmd_monitor(int argc, char **argv)
 		}
 	}
 	if (!n) {
-		fail("no DIMMs to monitor");
+		mlog_msg(&l, LOG_INFO, "no dimms to monitor, exiting");
 		rc = -ENXIO;
 		goto out_ep;
 	}
 	if (l.daemon) {
 		rc = detach();
+		l.detached = !rc;
 		if (rc) {
 			mlog_msg(&l, LOG_ERR, "cannot detach: %s", strerror(-rc));
 			goto out_fds;
@@ -731,6 +763,7 @@ out_log:
 	else if (l.f && l.f != stdout)
 		fclose(l.f);
 out_conf:
+	words_free(&evw);
 	conf_free(&c);
 	return rc;
 }
