@@ -52,12 +52,12 @@ static int nvdimm_probe(struct device *dev)
 	struct nvdimm_drvdata *ndd, *held;
 	int rc;
 
-	/* an overwrite in progress: the media is unusable until it ends */
-	if (nvdimm_security_overwriting(nvdimm)) {
-		dev_dbg(dev, "overwrite in progress: not binding\n");
-		return -EBUSY;
-	}
-	/* a locked DIMM: its key from the keyring, before the labels */
+	/*
+	 * A locked DIMM: its key from the keyring, before the labels.  During
+	 * an overwrite the DIMM binds (as in 6.1, where 76.1's sanitize-dimm
+	 * --overwrite re-enables it at once) without reading its label area,
+	 * which the overwrite clears: label-less, as it will be afterwards.
+	 */
 	rc = nvdimm_security_unlock(nvdimm);
 	if (rc)
 		dev_dbg(dev, "failed to unlock dimm: %d\n", rc);

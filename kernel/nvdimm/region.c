@@ -75,6 +75,11 @@ static int nd_region_probe(struct device *dev)
 				dev_name(&nvdimm->dev));
 			return -ENXIO;
 		}
+		if (nvdimm_security_overwriting(nvdimm)) {
+			dev_dbg(dev, "%s: overwrite in progress, region not enabled\n",
+				dev_name(&nvdimm->dev));
+			return -EBUSY;
+		}
 		if (nvdimm_security_locked(nvdimm)) {
 			dev_dbg(dev, "%s: locked, region not enabled\n",
 				dev_name(&nvdimm->dev));

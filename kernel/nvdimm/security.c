@@ -24,8 +24,9 @@
  * An unknown command or one with too few arguments is -EINVAL; words
  * past a command's arguments are ignored (6.1's parser).  A frozen DIMM
  * refuses all but "freeze" with -EIO, an overwrite in progress everything
- * with -EBUSY; erase needs the DIMM idle (no enabled region: -EBUSY),
- * overwrite unbound (-EINVAL).
+ * with -EBUSY; erase and overwrite need the DIMM idle (no enabled region:
+ * -EBUSY).  During an overwrite the DIMM binds without labels and its
+ * regions do not enable (-EBUSY).
  */
 #include <linux/module.h>
 #include <linux/device.h>
@@ -50,7 +51,7 @@ MODULE_PARM_DESC(key_revalidate, "Check the key of a DIMM found unlocked at bind
  * @lock: serialises the operations and the fields below
  * @flags: NVDIMM_SECURITY_* bits of the user passphrase, last read
  * @ext_flags: the same of the master passphrase
- * @overwrite: an overwrite runs; the DIMM does not bind meanwhile
+ * @overwrite: an overwrite runs; the DIMM's media and labels are unusable
  * @poll_ms: next overwrite poll interval
  * @dwork: the overwrite poll
  * @kn: the "security" attribute, notified when an overwrite ends
@@ -481,9 +482,10 @@ static ssize_t nvdimm_sec_store(struct nvdimm *nvdimm, const char *buf,
 		return nvdimm_sec_erase(nvdimm, key, i == SEC_ERASE ?
 					NVDIMM_USER : NVDIMM_MASTER);
 	case SEC_OVERWRITE:
-		if (dev->driver) {
-			dev_dbg(dev, "overwrite refused: the DIMM is enabled\n");
-			return -EINVAL;
+		/* a bound DIMM may be overwritten (6.1): it then has no labels */
+		if (atomic_read(&nvdimm->busy)) {
+			dev_dbg(dev, "overwrite refused: a region using the DIMM is enabled\n");
+			return -EBUSY;
 		}
 		return nvdimm_sec_overwrite(nvdimm, key);
 	}
@@ -633,7 +635,7 @@ void nvdimm_security_free(struct nvdimm *nvdimm)
 }
 
 /**
- * nvdimm_security_overwriting - an overwrite runs: the DIMM must not bind
+ * nvdimm_security_overwriting - an overwrite runs: no region may enable
  * @nvdimm: the DIMM
  */
 bool nvdimm_security_overwriting(struct nvdimm *nvdimm)

@@ -6,7 +6,9 @@
 # unchanged), unlock at bind of a DIMM locked as by a reboot (the right
 # key in the keyring: unlocked; a wrong one: still locked, its regions
 # not enabled, nothing written), crypto erase (the media changed),
-# overwrite + wait-overwrite (the media zeroed), and freeze (every
+# erase and overwrite refused while a region is enabled (EBUSY),
+# overwrite of the enabled DIMM + wait-overwrite (the media zeroed, no
+# region enabled meanwhile), and freeze (every
 # command refused) undone by a reboot of the DIMM.  It runs unchanged on
 # upstream's 6.1 mock (module set `upstream`): records go to
 # /out/nt-security.txt ("KEY = VALUE"), compared by
@@ -106,6 +108,18 @@ key_from_blob() {
 	keyctl purge -s encrypted "nvdimm:$ID" > /dev/null 2>&1
 	keyctl add encrypted "nvdimm:$ID" \
 		"load $(cat /etc/ndctl/keys/nvdimm_"$ID"_*.blob)" @u > /dev/null
+}
+# regions_enabled: how many enabled regions map $DEV
+regions_enabled() {
+	local r m n=0
+	for r in $B/region*; do
+		for m in $r/mapping*; do
+			case $(cat $m 2> /dev/null) in "$DEV,"*)
+				[ -n "$(readlink $r/driver 2> /dev/null)" ] && n=$((n + 1)) ;;
+			esac
+		done
+	done
+	echo $n
 }
 regions_off() { $NDCTL disable-region -b "$BUSNAME" all > /dev/null 2>&1; }
 regions_on() { $NDCTL enable-region -b "$BUSNAME" all > /dev/null 2>&1; }
@@ -271,14 +285,7 @@ step unlock-wrong-key $NDCTL enable-dimm $DEV
 expect_eq "bind with a wrong key: still locked" "$(state)" locked
 $NDCTL enable-region -b "$BUSNAME" all > /tmp/sec.out 2>&1
 rec unlock-wrong-key.enable-region.rc $?
-en=0
-for r in $B/region*; do
-	for m in $r/mapping*; do
-		case $(cat $m 2> /dev/null) in "$DEV,"*)
-			[ -n "$(readlink $r/driver 2> /dev/null)" ] && en=$((en + 1)) ;;
-		esac
-	done
-done
+en=$(regions_enabled)
 rec unlock-wrong-key.regions-enabled $en
 ours_eq "no region on the locked DIMM enabled" $en 0 \
 	"6.1 enables the regions of a locked DIMM (issue 29 does not)"
@@ -346,8 +353,28 @@ expect_eq "passphrase removed: disabled" "$(state)" disabled
 # --- overwrite + wait-overwrite (last: upstream's mock answers no security
 # call after it) ---
 step ow-setup $NDCTL setup-passphrase $DEV -k user:$MASTER
-step ow-disable-dimm $NDCTL disable-dimm $DEV
+# erase and overwrite while a region using the DIMM is enabled: EBUSY
+regions_on
+for c in erase overwrite; do
+	got=$(sec_write $c $(keyid))
+	rec "busy.$c" "$got"
+	expect_eq "$c while a region using the DIMM is enabled: EBUSY, state unchanged" \
+		"$got $(state)" "EBUSY unlocked"
+done
+regions_off
+# the DIMM stays enabled: 6.1 overwrites a bound DIMM, and 76.1 then
+# disables and enables it (it binds without labels meanwhile); no region
+# enables during the overwrite (ours: made to last 2 s)
+[ -f $TD/overwrite_ms ] && echo 2000 > $TD/overwrite_ms
 step overwrite $NDCTL sanitize-dimm --overwrite $DEV
+rec overwrite.bound "$([ -e $S/driver ] && echo yes || echo no)"
+expect_eq "sanitize-dimm --overwrite of an enabled DIMM: issued, the DIMM bound" \
+	"$(grep -c 'overwrite issued for 1 nmem' /tmp/sec.out) $([ -e $S/driver ] && echo bound)" "1 bound"
+$NDCTL enable-region -b "$BUSNAME" all > /dev/null 2>&1
+en=$(regions_enabled)
+rec overwrite.regions-enabled $en
+regions_off
+[ -f $TD/overwrite_ms ] && expect_eq "no region of the DIMM enables during the overwrite" $en 0
 rec overwrite.state-after "$( [ "$(state)" = overwrite ] && echo overwrite || echo done)"
 step wait-overwrite $NDCTL wait-overwrite $DEV
 ours_eq "overwrite: done, security disabled" "$(state)" disabled \
@@ -357,6 +384,7 @@ if [ -n "$MEDIA" ]; then
 	expect_eq "overwrite: the media zeroed" "$(media_sum)" "$Z"
 fi
 step ow-enable-dimm $NDCTL enable-dimm $DEV
+[ -f $TD/overwrite_ms ] && echo 300 > $TD/overwrite_ms
 # 76.1 keeps the key of an overwritten DIMM: drop it
 keyctl purge -s encrypted "nvdimm:$ID" > /dev/null 2>&1
 rm -f /etc/ndctl/keys/nvdimm_"$ID"_*.blob
