@@ -262,6 +262,15 @@ static int do_overwrite(struct ndctl_dimm *dimm, const struct sec_opts *o)
 		key_unlink(id);
 		unlink(k.path);
 	}
+	/*
+	 * the label area is being cleared: an enabled DIMM is re-enabled so
+	 * that the kernel drops the labels it holds (as 76.1)
+	 */
+	if (!rc && ndctl_dimm_is_enabled(dimm) == 1) {
+		rc = ndctl_dimm_disable(dimm);
+		if (!rc)
+			rc = ndctl_dimm_enable(dimm);
+	}
 	return rc;
 }
 
