@@ -24,12 +24,16 @@ SRC=$STAGE/usr/src/libnvdimm-$VERSION
 mkdir -p "$SRC" "$STAGE/DEBIAN" "$STAGE/usr/share/doc/$PKG"
 
 # The sources Kbuild builds, and nothing of the test build: the module
-# directories' .c/.h files, the Kbuild, VERSION.
+# directories' .c/.h files, the Kbuilds, VERSION; the script that unpacks
+# cxl_pmem's CXL headers from linux-source-6.1 at build time (never
+# shipped: they must be those of the kernel DKMS builds for).
 ( cd "$TOP/kernel" &&
-	find acpi dax include nvdimm -type f \( -name '*.c' -o -name '*.h' \) -print0 |
+	find acpi cxl dax include nvdimm -type f \( -name '*.c' -o -name '*.h' \) -print0 |
 	sort -z | xargs -0 cp --parents -t "$SRC" )
 cp "$TOP/kernel/Kbuild" "$TOP/kernel/VERSION" "$SRC/"
+cp "$TOP/kernel/cxl/Kbuild" "$SRC/cxl/"
 cp "$TOP/packaging/Makefile.dkms" "$SRC/Makefile"
+install -m 0755 "$TOP/packaging/cxl-prepare.sh" "$SRC/cxl-prepare.sh"
 sed "s/@VERSION@/$VERSION/g" "$TOP/packaging/dkms.conf.in" > "$SRC/dkms.conf"
 cp "$TOP/packaging/copyright" "$STAGE/usr/share/doc/$PKG/copyright"
 
