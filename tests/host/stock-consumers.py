@@ -11,8 +11,10 @@ our libnvdimm first, must be
             we replace is exported by ours with the same symbol version
             (CRC), the check the kernel makes at load time ("disagrees about
             version of symbol", "Unknown symbol"); the guest test
-            prov-consumers loads these for real, or
-  excepted  the one named exception, cxl_pmem (issue 31): TAP "# TODO".
+            prov-consumers loads these for real.
+
+No exception: cxl_pmem, the last one (issue 31), is ours since the
+package builds it (with the CXL headers of the kernel's own source).
 
 The consumers are the modules whose modules.dep line (transitive) names
 libnvdimm, plus every stock module of drivers/nvdimm/ and drivers/acpi/nfit/
@@ -25,7 +27,7 @@ Prints TAP, then "stock-consumers: N passed, N failed, N skipped".
 Environment: STOCK_MODDIR KDIR (default: build/kernel.mk), MODULES_DIR
 (build/modules), CONSUMERS_OUT (default build/stock-consumers.txt: one
 "name<TAB>verdict<TAB>symbols<TAB>why" line per consumer, verdict shipped,
-loads, missing, layout or exception, symbols the load prediction loads,
+loads, missing or layout, symbols the load prediction loads,
 fails or "-" for shipped ones; the guest test prov-consumers checks the
 prediction against the kernel).
 """
@@ -37,11 +39,6 @@ import struct
 import sys
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-# the one named exception: {module: reason}
-EXCEPTIONS = {
-    "cxl_pmem": "CXL persistent memory is issue 31 (our cxl_pmem); until it "
-                "lands the stock modules are needed for CXL pmem",
-}
 # stock directories whose modules use libnvdimm's private structures
 LAYOUT_DIRS = ("kernel/drivers/nvdimm/", "kernel/drivers/acpi/nfit/")
 
@@ -295,14 +292,7 @@ def main():
                   if name in s]
         have = " (only in %s)" % ", ".join(partly) if partly else ""
         ok, why = loads(name)
-        if name in EXCEPTIONS:
-            tap.line(False, "%s: not shipped%s, %s: %s" % (
-                name, have, "loads against ours" if ok else
-                "does not load against ours", why),
-                "TODO " + EXCEPTIONS[name])
-            lines.append((name, "exception", "loads" if ok else "fails",
-                          why))
-        elif rel.startswith(LAYOUT_DIRS):
+        if rel.startswith(LAYOUT_DIRS):
             tap.line(False, "%s: not shipped%s (stock %s uses libnvdimm's "
                      "private structures: only our build of it is safe; "
                      "symbols: %s)" % (name, have, rel, why))
