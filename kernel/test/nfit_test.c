@@ -199,6 +199,8 @@ struct nt_dimm_desc {
  * @unmapped_flags: that map's state flags
  * @vcd_size: bytes of a virtual CD range (index 0, no DIMM); 0: none
  * @smart: the DIMMs have the SMART firmware whatever the smart knob says
+ * @fw_update: the DIMMs and the bus have the firmware update and
+ *	activation functions whatever the fw_update knob says
  * @knob_base: N of the first DIMM's test_dimmN device
  */
 struct nt_topology {
@@ -218,6 +220,7 @@ struct nt_topology {
 	u16 unmapped_flags;
 	u64 vcd_size;
 	bool smart;
+	bool fw_update;
 	u8 knob_base;
 };
 
@@ -317,6 +320,7 @@ static const struct nt_topology nt_topo61[] = {
 		.cmds = NT_CONFIG_CMDS,
 		.fw = true,
 		.smart = true,
+		.fw_update = true,
 		.format = NT_FORMAT,
 		.pm_format = NT_FORMAT_BYTEN,
 		.v61 = true,
@@ -423,10 +427,13 @@ static bool cmd_call;
 module_param(cmd_call, bool, 0444);
 MODULE_PARM_DESC(cmd_call, "nfit_test.0 and its DIMMs also offer ND_CMD_CALL (default off)");
 
-/* Firmware update and activation (nfit_test_fw.c), off unless asked for. */
+/*
+ * Firmware update and activation (nfit_test_fw.c): off on the v4.2
+ * topology unless asked for, always on topology=6.1, as 6.1's mock
+ */
 static bool fw_update;
 module_param(fw_update, bool, 0444);
-MODULE_PARM_DESC(fw_update, "nfit_test.0's DIMMs offer ND_CMD_CALL with the Intel firmware update and activation functions, its bus firmware activation (default off)");
+MODULE_PARM_DESC(fw_update, "nfit_test.0's DIMMs offer ND_CMD_CALL with the Intel firmware update and activation functions, its bus firmware activation (default off; always on with topology=6.1)");
 static bool fw_live;
 module_param(fw_live, bool, 0444);
 MODULE_PARM_DESC(fw_live, "with fw_update: the platform's activation capability is live (default: quiesce)");
@@ -2858,8 +2865,9 @@ static int nfit_test_probe(struct platform_device *pdev)
 			BIT(ND_CMD_SMART_THRESHOLD);
 		acpi_desc->dimm_dsm_mask |= t->topo->cmds | ND_INTEL_SMART_FUNCS;
 	}
-	if (fw_update && t->topo->fw) {
-		t->fw = nt_fw_create(dev, t->topo->nr_dimms, fw_live);
+	if ((fw_update || t->topo->fw_update) && t->topo->fw) {
+		t->fw = nt_fw_create(dev, t->topo->nr_dimms, fw_live,
+				     t->topo->v61);
 		if (!t->fw) {
 			rc = -ENOMEM;
 			goto out;

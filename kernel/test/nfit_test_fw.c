@@ -35,6 +35,13 @@
  * estimated activation time against a platform maximum of three, so four
  * armed DIMMs overflow.  The capability is FW quiesce + OS quiesce (6.1:
  * "quiesce"), or OS quiesce alone with nfit_test.fw_live=1 ("live").
+ *
+ * The updated version (Get Firmware Info) is the staged image's, 0 once
+ * activated, as the specification has it.  6.1's mock keeps reporting
+ * the last image it staged there whatever an activation did, and
+ * ndctl's firmware-update.sh counts on that (activate_state is listed
+ * only beside a nonzero next_version): topology=6.1 does the same
+ * (@keep_updated).
  */
 #include <linux/device.h>
 #include <linux/slab.h>
@@ -78,6 +85,7 @@ enum nt_fw_state {
  * @verified: when verification completes (jiffies)
  * @run_version: the running firmware
  * @staged_version: the staged image's version (state staged)
+ * @last_staged: the version of the last image staged (@keep_updated)
  * @armed: armed for activation
  * @result: the last activation's result (NFIT_INTEL_DIMM_FWA_*)
  * @updates: images staged
@@ -93,6 +101,7 @@ struct nt_fw_dimm {
 	unsigned long verified;
 	u64 run_version;
 	u64 staged_version;
+	u64 last_staged;
 	bool armed;
 	u16 result;
 	u64 updates;
@@ -103,6 +112,7 @@ struct nt_fw {
 	struct mutex lock; /* everything below */
 	unsigned int nr_dimms;
 	bool live;
+	bool keep_updated;
 	unsigned long busy_until;
 	bool busy;
 	struct nt_fw_dimm dimm[];
@@ -123,11 +133,13 @@ static void nt_fw_free(void *data)
  * @dev: the mock bus's device (the store goes with it)
  * @nr_dimms: DIMMs
  * @live: report the "live" capability (OS quiesce only)
+ * @keep_updated: 6.1's mock: the last image staged stays the updated
+ *	version after its activation
  *
  * Returns the firmware or NULL.
  */
 struct nt_fw *nt_fw_create(struct device *dev, unsigned int nr_dimms,
-			   bool live)
+			   bool live, bool keep_updated)
 {
 	struct nt_fw *fw;
 	unsigned int i;
@@ -138,6 +150,7 @@ struct nt_fw *nt_fw_create(struct device *dev, unsigned int nr_dimms,
 	mutex_init(&fw->lock);
 	fw->nr_dimms = nr_dimms;
 	fw->live = live;
+	fw->keep_updated = keep_updated;
 	for (i = 0; i < nr_dimms; i++) {
 		fw->dimm[i].image = vzalloc(NT_FW_STORAGE);
 		fw->dimm[i].run_version = 0x0100000000000000ULL | i;
@@ -158,13 +171,21 @@ static void nt_fw_settle(struct nt_fw_dimm *d)
 		d->state = NT_FW_STAGED;
 		d->staged_version = 0x0200000000000000ULL |
 			crc32_le(~0U, d->image, d->size);
+		d->last_staged = d->staged_version;
 		d->updates++;
 	}
 }
 
-static void nt_fw_get_info(struct nt_fw_dimm *d, void *out)
+static void nt_fw_get_info(struct nt_fw *fw, struct nt_fw_dimm *d,
+			   void *out)
 {
 	struct nfit_intel_fw_info *info = out;
+	u64 updated = 0;
+
+	if (d->state == NT_FW_STAGED)
+		updated = d->staged_version;
+	else if (fw->keep_updated)
+		updated = d->last_staged;
 
 	*info = (struct nfit_intel_fw_info) {
 		.storage_size = NT_FW_STORAGE,
@@ -173,8 +194,7 @@ static void nt_fw_get_info(struct nt_fw_dimm *d, void *out)
 		.max_query_time = NT_FW_MAX_QUERY_US,
 		.fis_version = NT_FW_FIS,
 		.run_version = d->run_version,
-		.updated_version = d->state == NT_FW_STAGED ?
-			d->staged_version : 0,
+		.updated_version = updated,
 	};
 }
 
@@ -372,7 +392,7 @@ int nt_fw_dimm_call(struct nt_fw *fw, unsigned int idx, struct device *dev,
 	nt_fw_settle(d);
 	switch (pkg->nd_command) {
 	case NFIT_INTEL_FW_GET_INFO:
-		nt_fw_get_info(d, p);
+		nt_fw_get_info(fw, d, p);
 		status = 0;
 		break;
 	case NFIT_INTEL_FW_START_UPDATE:

@@ -14,7 +14,7 @@ struct device;
 struct dentry;
 
 struct nt_fw *nt_fw_create(struct device *dev, unsigned int nr_dimms,
-			   bool live);
+			   bool live, bool keep_updated);
 int nt_fw_dimm_call(struct nt_fw *fw, unsigned int idx, struct device *dev,
 		    void *buf, unsigned int buf_len);
 int nt_fw_bus_call(struct nt_fw *fw, struct device *dev, void *buf,

@@ -45,6 +45,33 @@ expect_eq "nfit_test.0: four DIMMs (6.1 hot-adds a fifth; under upstream's mock 
 d=$(nt_dimm 0 0x0)
 expect_eq "nfit_test.0 DIMM commands (6.1's)" "$(cat /sys/bus/nd/devices/$d/commands)" \
 	"smart smart_thresh get_size get_data set_data cmd_call "
+# firmware update and activation as 6.1's mock always has them (without
+# a knob): the bus's quiesce capability, every DIMM idle (firmware-update.sh)
+got="$(cat $b0/firmware/capability 2> /dev/null) $(cat $b0/firmware/activate 2> /dev/null)"
+for h in 0x0 0x1 0x100 0x101; do
+	got="$got $(cat /sys/bus/nd/devices/$(nt_dimm 0 $h)/firmware/activate 2> /dev/null)"
+done
+expect_eq "nfit_test.0 firmware activation: capability, bus and DIMM states" "$got" \
+	"quiesce idle idle idle idle idle"
+# 6.1's mock firmware model: the image staged stays the "updated" (next)
+# version after its activation, so ndctl lists activate_state beside it
+# (firmware-update.sh counts the DIMMs idle after activate-firmware)
+dd if=/dev/urandom of=/tmp/t61.fw bs=4096 count=4 2> /dev/null
+d=$(nt_dimm 0 0x0)
+ndctl update-firmware -f /tmp/t61.fw $d > /tmp/t61.out 2>&1 &&
+	ndctl activate-firmware --force $(cat $b0/provider) > /tmp/t61.out 2>&1
+rc=$?
+check "update-firmware + activate-firmware --force on $d: exit $rc" [ $rc = 0 ]
+i=0
+while [ "$(cat /sys/bus/nd/devices/$d/firmware/activate)" != idle ] && [ $i -lt 50 ]; do
+	usleep 100000; i=$((i + 1))
+done
+fw=$(ndctl list -DF -d $d | tr -d ' \n')
+cur=$(echo "$fw" | sed -n 's/.*"current_version":\([0-9]*\).*/\1/p')
+nxt=$(echo "$fw" | sed -n 's/.*"next_version":\([0-9]*\).*/\1/p')
+expect_eq "$d after the activation: result, next_version kept (the running one), activate_state" \
+	"$(cat /sys/bus/nd/devices/$d/firmware/result) $([ -n "$nxt" ] && [ "$nxt" = "$cur" ] && echo kept) $(echo "$fw" | grep -o '"activate_state":"[a-z]*"')" \
+	'success kept "activate_state":"idle"'
 
 # nfit_test.1: two DIMMs on node 1, byte-addressable (0x101), label areas;
 # the first lost its data, the second maps no range
