@@ -12,7 +12,8 @@
  * (invalid passphrase), a malformed envelope with 3 (bad input); the
  * state is then untouched.  A secure erase fills the DIMM's media with a
  * new pattern (the data under the old media key is gone), an overwrite
- * zeroes it once it completes, overwrite_ms after it started.
+ * zeroes it once it completes, overwrite_ms after it started (read while
+ * it runs: a test ends a long overwrite by writing 0).
  *
  * /sys/devices/platform/nfit_test.0/nfit_test_dimm/test_dimmN (N: the
  * DIMM's index on the bus, as 6.1's mock and ndctl's tests have it):
@@ -20,7 +21,7 @@
  *   lock_dimm       write 1: the DIMM restarts (frozen cleared) and, with
  *                   a passphrase set, comes back locked
  *   security_state  "<state> <ext_state> <erases> <overwriting>" (ours)
- *   overwrite_ms    how long an overwrite takes (ours)
+ *   overwrite_ms    how long an overwrite takes, also the running one (ours)
  */
 #include <linux/module.h>
 #include <linux/device.h>
@@ -76,7 +77,9 @@ static void nt_sec_drop_user(struct nt_sec *sec)
 /* an overwrite that ran its time: the media zeroed, the passphrase gone */
 static void nt_sec_overwrite_done(struct nt_sec *sec)
 {
-	if (!sec->overwriting || time_before(jiffies, sec->overwrite_end))
+	if (!sec->overwriting ||
+	    time_before(jiffies, sec->overwrite_start +
+			msecs_to_jiffies(READ_ONCE(sec->overwrite_ms))))
 		return;
 	sec->overwriting = false;
 	sec->erases++;
@@ -191,8 +194,7 @@ static u32 nt_sec_run(struct nt_sec *sec, unsigned int func, const u8 *in,
 		break;
 	case NFIT_INTEL_OVERWRITE:
 		sec->overwriting = true;
-		sec->overwrite_end = jiffies +
-			msecs_to_jiffies(READ_ONCE(sec->overwrite_ms));
+		sec->overwrite_start = jiffies;
 		break;
 	case NFIT_INTEL_QUERY_OVERWRITE:
 		if (sec->overwriting)

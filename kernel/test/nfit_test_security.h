@@ -24,9 +24,10 @@ struct device;
  * @ext_state: NFIT_INTEL_SEC_ESTATE_* bits (master passphrase set)
  * @pass: user passphrase, while ENABLED
  * @master: master passphrase, while the master is enabled
- * @overwrite_end: jiffies when the running overwrite completes
+ * @overwrite_start: jiffies when the running overwrite started
  * @overwriting: an overwrite runs
- * @overwrite_ms: how long an overwrite takes (default 300 ms)
+ * @overwrite_ms: how long an overwrite takes, read while it runs
+ *	(default 300 ms)
  * @erases: crypto erases and overwrites done (each changes the media)
  * @calls: calls per function (19 + index)
  * @fails: calls answered with a non-zero status, per function
@@ -40,7 +41,7 @@ struct nt_sec {
 	u8 ext_state;
 	u8 pass[NT_SEC_PASS_LEN];
 	u8 master[NT_SEC_PASS_LEN];
-	unsigned long overwrite_end;
+	unsigned long overwrite_start;
 	bool overwriting;
 	u32 overwrite_ms;
 	u32 erases;
