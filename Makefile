@@ -179,19 +179,21 @@ mutate:
 host-check: kernel
 	@$(SUBMAKE) _host-check
 _host-check:
-	@rc=0; \
+	@rc=0; took=; t=$$(date +%s); \
+	lap() { local n=$$(date +%s); took="$$took$${took:+, }$$1 $$((n - t)) s"; t=$$n; }; \
 	echo "test: NFIT walker unit tests (tests/host)"; \
-	$(MAKE) --no-print-directory -C tests/host check KHDR_COMMON=$(KHDR_COMMON) KDIR=$(KDIR) || rc=1; \
+	$(MAKE) --no-print-directory -C tests/host check KHDR_COMMON=$(KHDR_COMMON) KDIR=$(KDIR) || rc=1; lap walker; \
 	echo "test: stock consumers of libnvdimm, each shipped or loading against ours (tests/host/stock-consumers.py)"; \
-	KDIR=$(KDIR) $(PYTHON) tests/host/stock-consumers.py || rc=1; \
+	KDIR=$(KDIR) $(PYTHON) tests/host/stock-consumers.py || rc=1; lap stock-consumers; \
 	echo "test: make check-changed's record of unchanged boot groups (tests/host/harness-reuse.py)"; \
-	$(PYTHON) tests/host/harness-reuse.py || rc=1; \
+	$(PYTHON) tests/host/harness-reuse.py || rc=1; lap reuse; \
 	echo "test: libndctl + ndctl on fake sysfs trees (tests/userspace)"; \
-	$(MAKE) --no-print-directory -C tests/userspace check || rc=1; \
+	$(MAKE) --no-print-directory -C tests/userspace check || rc=1; lap userspace; \
 	echo "test: make install, manuals, bash completion (tests/userspace/install-check.sh)"; \
-	$(MAKE) --no-print-directory -C tests/userspace install-check || rc=1; \
+	$(MAKE) --no-print-directory -C tests/userspace install-check || rc=1; lap install-check; \
 	echo "test: kernel lint (W=1, sparse, checkpatch --strict)"; \
-	scripts/kernel-lint.sh $(KDIR) || rc=1; \
+	scripts/kernel-lint.sh $(KDIR) || rc=1; lap lint; \
+	echo "host-check: took: $$took"; \
 	exit $$rc
 
 # static guest tools, built against the uapi headers of linux-libc-dev
@@ -224,14 +226,16 @@ CHECK_ENV = NVT_JOBS=$${NVT_JOBS:-$(CHECK_JOBS)} NVT_SMP=$${NVT_SMP:-$(CHECK_SMP
 check: kernel
 	@$(SUBMAKE) _check
 _check:
-	@mkdir -p $(BUILD); steps=; \
-	$(SUBMAKE) _modules || steps="$$steps modules"; \
-	$(SUBMAKE) _userspace || steps="$$steps userspace"; \
+	@mkdir -p $(BUILD); steps=; took=; t=$$(date +%s); \
+	lap() { local n=$$(date +%s); took="$$took$${took:+, }$$1 $$((n - t)) s"; t=$$n; }; \
+	$(SUBMAKE) _modules || steps="$$steps modules"; lap modules; \
+	$(SUBMAKE) _userspace || steps="$$steps userspace"; lap userspace; \
 	$(SUBMAKE) _host-check 2>&1 | tee $(BUILD)/host-check.log; \
-	[ $${PIPESTATUS[0]} = 0 ] || steps="$$steps host-check"; \
-	$(SUBMAKE) tools || steps="$$steps tools"; \
+	[ $${PIPESTATUS[0]} = 0 ] || steps="$$steps host-check"; lap host-check; \
+	$(SUBMAKE) tools || steps="$$steps tools"; lap tools; \
 	if grep -qE '^boot +[^ ]+ +upstream ' tests/guest/plan; then \
-		$(SUBMAKE) _upstream-mock || steps="$$steps upstream-mock"; fi; \
+		$(SUBMAKE) _upstream-mock || steps="$$steps upstream-mock"; lap upstream-mock; fi; \
+	echo "check: host steps took: $$took"; \
 	$(CHECK_ENV) UPSTREAM_MK=$(UPSTREAM_MK) $(NVT) check $(CHECK_CHANGED) --failed-steps "$$steps" --host-log $(BUILD)/host-check.log
 
 # The same steps, but a boot group (boots sharing backing files) whose
