@@ -337,7 +337,14 @@ fi
 # ours maps the mock's vmalloc'ed range page by page, whatever the align
 if [ -z "$NODEVDAX" ] && dd_create 2M; then
 	want "devdax 2M: a 4K mapping" "$(dd_mm verify /dev/$chr 0 4096 1 --exact)" "refused: Invalid argument"
-	want "devdax 2M: a 2M mapping at +4K" "$(dd_mm verify /dev/$chr 4096 2M 1 --exact)" "refused: Invalid argument"
+	# 6.1 checks the mapping's addresses, not its offset: the address
+	# mmap picks for an offset that is not 2M aligned is 2M aligned only
+	# by chance (dax_get_unmapped_area gives up on it), then the mapping
+	# is made and its first fault refused (SIGBUS).  Unusable either way.
+	r=$(dd_mm verify /dev/$chr 4096 2M 1 --exact)
+	case $r in "SIGBUS at"*) diag "a 2M mapping at +4K: $r (its address was 2M aligned)"
+		r="refused: Invalid argument" ;; esac
+	want "devdax 2M: a 2M mapping at +4K" "$r" "refused: Invalid argument"
 	dd_w2() { dd_mm write /dev/$chr 0 4M 77; }
 	dd_v2() { dd_mm verify /dev/$chr 0 4M 77; }
 	dax_fault "devdax 2M: mmap write 4M" ok dd_w2
