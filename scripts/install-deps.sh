@@ -16,6 +16,7 @@ PKGS=(
 	daxctl e2fsprogs xfsprogs                 # DAX tests: daxctl, mkfs.ext4, mkfs.xfs (guest)
 	fio                                       # make bench (guest)
 	keyutils                                  # keyctl: security tests (guest)
+	acpica-tools                              # iasl: the SSDT of the qemu platform's ACPI notifications (vm/acpi/)
 	sparse                                    # make C=1
 	python3 jq                                # harness, JSON comparison
 	linux-source-6.1                          # checkpatch.pl, reference

@@ -112,8 +112,48 @@ def fsync_shim_env(backing, outdir):
     return env
 
 
+# ACPI tables (vm/acpi/NAME.asl, compiled by iasl) that QEMU adds to the
+# firmware's for the boots running a test of this map: the table's AML
+# raises ACPI notifications on QEMU's NVDIMM device objects when the test
+# asks (docs/dimm-health.md, "Notification")
+TEST_ACPI_TABLES = {"dimm-notify": "dimm-notify"}
+
+
+class AcpiTableError(Exception):
+    pass
+
+
+def acpi_tables(platform, tests):
+    """The compiled tables (build/vm/acpi/NAME.aml, rebuilt when missing
+    or older than their source) the TESTS of a boot on PLATFORM need:
+    only QEMU's NVDIMM platform has the devices they name."""
+    if platform != "qemu":
+        return []
+    out = []
+    for name in sorted({TEST_ACPI_TABLES[t] for t in tests
+                        if t in TEST_ACPI_TABLES}):
+        src = os.path.join(TOP, "vm", "acpi", name + ".asl")
+        d = os.path.join(VM, "acpi")
+        aml = os.path.join(d, name + ".aml")
+        if not os.path.exists(aml) or \
+                os.path.getmtime(aml) < os.path.getmtime(src):
+            os.makedirs(d, exist_ok=True)
+            try:
+                p = subprocess.run(["iasl", "-p", aml[:-4], src],
+                                   stdout=subprocess.PIPE,
+                                   stderr=subprocess.STDOUT, text=True)
+            except OSError as e:
+                raise AcpiTableError("iasl (acpica-tools, make deps): %s"
+                                     % e)
+            if p.returncode or not os.path.exists(aml):
+                raise AcpiTableError("iasl %s failed: %s" % (
+                    os.path.relpath(src, TOP), p.stdout.strip()[-400:]))
+        out.append(aml)
+    return out
+
+
 def qemu_cmd(cfg, initrd, platform, backing, append, outdir, interactive,
-             logfile):
+             logfile, tables=()):
     cxl = [b for b in backing if is_cxl(b)]
     if cxl:
         machine = "q35,nvdimm=on,cxl=on"
@@ -156,6 +196,8 @@ def qemu_cmd(cfg, initrd, platform, backing, append, outdir, interactive,
                     (i, i, ",label-size=%d" % label if label else "")]
     if cxl:
         cmd += ["-M", "cxl-fmw.0.targets.0=cxl.1,cxl-fmw.0.size=4G"]
+    for t in tables:
+        cmd += ["-acpitable", "file=%s" % t]
     if outdir:
         cmd += ["-fsdev", "local,id=out,path=%s,security_model=none" % outdir,
                 "-device", "virtio-9p-pci,fsdev=out,mount_tag=out%s"
@@ -299,8 +341,13 @@ def boot(cfg, name, mset, platform="qemu", tests=(), backing_group=None,
         append += " " + PLATFORMS[platform]["append"]
     if cfg.append:
         append += " " + cfg.append
+    try:
+        tables = acpi_tables(platform, tests)
+    except AcpiTableError as e:
+        res.problem = str(e)
+        return res
     cmd = qemu_cmd(cfg, initrd, platform, backing, append, outdir,
-                   interactive, logfile)
+                   interactive, logfile, tables)
     with open(os.path.join(logs, name + ".cmd"), "w") as f:
         f.write(" ".join("'%s'" % c if " " in c else c for c in cmd) + "\n")
     env = fsync_shim_env(backing, outdir) or None

@@ -80,6 +80,7 @@ def _scripts_of(test):
 def _common(cfg):
     """Inputs every boot has."""
     files = [os.path.join(TOP, f) for f in HARNESS]
+    files += sorted(glob.glob(os.path.join(TOP, "vm", "acpi", "*.asl")))
     files += sorted(glob.glob(os.path.join(GUEST, "*.inc")))
     files.append(os.path.join(GUEST, "lib.sh"))
     files += sorted(glob.glob(os.path.join(BUILD, "guest-tools", "*")))
