@@ -16,65 +16,37 @@
  * 2 usage.
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
-#include <stdio.h>
-
-struct ndctl_ctx;
-struct ndctl_bus;
-struct ndctl_dimm;
+#include "dl-ndctl.h"
 
 #define DIRTY_VERSION "LIBNDCTL_18"
 
 int main(int argc, char **argv)
 {
-	int (*new_ctx)(struct ndctl_ctx **ctx);
-	struct ndctl_ctx *(*unref)(struct ndctl_ctx *ctx);
-	struct ndctl_bus *(*bus_first)(struct ndctl_ctx *ctx);
-	struct ndctl_bus *(*bus_next)(struct ndctl_bus *bus);
-	struct ndctl_dimm *(*dimm_first)(struct ndctl_bus *bus);
-	struct ndctl_dimm *(*dimm_next)(struct ndctl_dimm *dimm);
-	const char *(*dimm_name)(struct ndctl_dimm *dimm);
 	long long (*dirty)(struct ndctl_dimm *dimm);
 	struct ndctl_dimm *dimm;
 	struct ndctl_bus *bus;
 	struct ndctl_ctx *ctx;
-	void *h;
+	struct dl_ndctl l;
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: %s LIBRARY\n", argv[0]);
 		return 2;
 	}
-	h = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
-	if (!h) {
-		fprintf(stderr, "%s\n", dlerror());
+	if (dl_ndctl_open(&l, argv[1]))
 		return 1;
-	}
-	*(void **)&new_ctx = dlsym(h, "ndctl_new");
-	*(void **)&unref = dlsym(h, "ndctl_unref");
-	*(void **)&bus_first = dlsym(h, "ndctl_bus_get_first");
-	*(void **)&bus_next = dlsym(h, "ndctl_bus_get_next");
-	*(void **)&dimm_first = dlsym(h, "ndctl_dimm_get_first");
-	*(void **)&dimm_next = dlsym(h, "ndctl_dimm_get_next");
-	*(void **)&dimm_name = dlsym(h, "ndctl_dimm_get_devname");
-	*(void **)&dirty = dlvsym(h, "ndctl_dimm_get_dirty_shutdown",
+	*(void **)&dirty = dlvsym(l.h, "ndctl_dimm_get_dirty_shutdown",
 				   DIRTY_VERSION);
-	if (!new_ctx || !unref || !bus_first || !bus_next || !dimm_first ||
-	    !dimm_next || !dimm_name) {
-		fprintf(stderr, "%s: libndctl's enumeration missing\n", argv[1]);
-		return 1;
-	}
 	if (!dirty) {
 		fprintf(stderr, "%s: no ndctl_dimm_get_dirty_shutdown@%s\n",
 			argv[1], DIRTY_VERSION);
 		return 1;
 	}
-	if (new_ctx(&ctx)) {
+	if (l.new_ctx(&ctx)) {
 		fprintf(stderr, "%s: ndctl_new failed\n", argv[1]);
 		return 1;
 	}
-	for (bus = bus_first(ctx); bus; bus = bus_next(bus))
-		for (dimm = dimm_first(bus); dimm; dimm = dimm_next(dimm))
-			printf("%s %lld\n", dimm_name(dimm), dirty(dimm));
-	unref(ctx);
+	dl_ndctl_foreach_dimm(&l, ctx, bus, dimm)
+		printf("%s %lld\n", l.dimm_name(dimm), dirty(dimm));
+	l.unref(ctx);
 	return 0;
 }
