@@ -19,44 +19,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
-#include <linux/keyctl.h>
 
+#include "keys.h"
 #include "util.h"
-
-#define KEY_DIR "/etc/ndctl/keys"
-#define KEY_BLOB_MAX 4096
 
 static long key_add(const char *type, const char *desc, const char *payload)
 {
-	return syscall(SYS_add_key, type, desc, payload, strlen(payload),
-			KEY_SPEC_USER_KEYRING);
+	return nd_key_add(type, desc, payload, strlen(payload));
 }
 
 static long key_search(const char *desc)
 {
-	return syscall(SYS_keyctl, KEYCTL_SEARCH, KEY_SPEC_USER_KEYRING,
-			"encrypted", desc, 0);
-}
-
-static void key_unlink(long id)
-{
-	if (id > 0)
-		syscall(SYS_keyctl, KEYCTL_UNLINK, id, KEY_SPEC_USER_KEYRING);
-}
-
-/* the blob of key @id as a string in @buf; 0 or -errno */
-static int key_blob(long id, char *buf, size_t len)
-{
-	long n = syscall(SYS_keyctl, KEYCTL_READ, id, buf, len - 1);
-
-	if (n < 0)
-		return -errno;
-	if ((size_t)n >= len)
-		return -E2BIG;
-	buf[n] = 0;
-	return 0;
+	return nd_key_search("encrypted", desc);
 }
 
 struct dimm_keys {
@@ -98,15 +73,14 @@ static long dimm_key(const struct dimm_keys *k)
 	blob[n] = 0;
 	blob[strcspn(blob, "\n")] = 0;
 	snprintf(cmd, sizeof(cmd), "load %s", blob);
-	id = key_add("encrypted", k->desc, cmd);
-	return id > 0 ? id : -errno;
+	return key_add("encrypted", k->desc, cmd);
 }
 
 static int write_blob(const struct dimm_keys *k, long id)
 {
 	char blob[KEY_BLOB_MAX];
 	FILE *f;
-	int rc = key_blob(id, blob, sizeof(blob));
+	int rc = nd_key_read(id, blob, sizeof(blob));
 
 	if (rc)
 		return rc;
@@ -123,19 +97,17 @@ static int write_blob(const struct dimm_keys *k, long id)
 /* a new 32-byte encrypted key @desc sealed by @kek ("user:NAME") */
 static long new_key(const char *desc, const char *kek)
 {
-	char cmd[256];
-	long id;
+	char cmd[288];	/* a kek name of up to 255 characters */
 
 	snprintf(cmd, sizeof(cmd), "new enc32 %s 32", kek);
-	id = key_add("encrypted", desc, cmd);
-	return id > 0 ? id : -errno;
+	return key_add("encrypted", desc, cmd);
 }
 
 /* the kek a key's blob names ("enc32 user:NAME 32 ...") */
 static int blob_kek(long id, char *kek, size_t len)
 {
 	char blob[KEY_BLOB_MAX], fmt[32];
-	int rc = key_blob(id, blob, sizeof(blob));
+	int rc = nd_key_read(id, blob, sizeof(blob));
 
 	if (rc)
 		return rc;
@@ -173,7 +145,7 @@ static int do_setup(struct ndctl_dimm *dimm, const struct sec_opts *o)
 		rc = o->master ? ndctl_dimm_update_master_passphrase(dimm, 0, id)
 			: ndctl_dimm_update_passphrase(dimm, 0, id);
 	if (rc) {
-		key_unlink(id);
+		nd_key_unlink(id);
 		unlink(k.path);
 	}
 	return rc;
@@ -201,18 +173,18 @@ static int do_update(struct ndctl_dimm *dimm, const struct sec_opts *o)
 	rc = o->master ? ndctl_dimm_update_master_passphrase(dimm, old, nid)
 		: ndctl_dimm_update_passphrase(dimm, old, nid);
 	if (!rc)
-		rc = key_blob(nid, raw, sizeof(raw));
+		rc = nd_key_read(nid, raw, sizeof(raw));
 	if (rc) {
-		key_unlink(nid);
+		nd_key_unlink(nid);
 		return rc;
 	}
 	/* the new passphrase under the DIMM's name, and its blob */
-	key_unlink(old);
-	key_unlink(nid);
+	nd_key_unlink(old);
+	nd_key_unlink(nid);
 	snprintf(blob, sizeof(blob), "load %s", raw);
 	nid = key_add("encrypted", k.desc, blob);
 	if (nid < 0)
-		return -errno;
+		return nid;
 	return write_blob(&k, nid);
 }
 
@@ -238,7 +210,7 @@ static int do_with_key(struct ndctl_dimm *dimm, const struct sec_opts *o,
 		rc = ndctl_dimm_secure_erase(dimm, id);
 	/* a removed passphrase, or a user one erased: its key goes too */
 	if (!rc && (a == REMOVE || !o->master)) {
-		key_unlink(id);
+		nd_key_unlink(id);
 		unlink(k.path);
 	}
 	return rc;
@@ -259,7 +231,7 @@ static int do_overwrite(struct ndctl_dimm *dimm, const struct sec_opts *o)
 	}
 	rc = ndctl_dimm_overwrite(dimm, id);
 	if (!rc && id > 0) {
-		key_unlink(id);
+		nd_key_unlink(id);
 		unlink(k.path);
 	}
 	/*
