@@ -36,7 +36,7 @@ disable-namespace enable-region disable-region enable-dimm disable-dimm
 read-labels write-labels zero-labels init-labels check-labels check-namespace
 clear-errors inject-error inject-smart monitor start-scrub wait-scrub
 setup-passphrase update-passphrase remove-passphrase freeze-security
-sanitize-dimm wait-overwrite update-firmware activate-firmware"
+sanitize-dimm wait-overwrite load-keys update-firmware activate-firmware"
 
 # --------------------------------------------------------------- install
 D=$T/root

@@ -86,7 +86,7 @@ live76_possible() {
 		&& [ "$(ndctl --version 2> /dev/null)" = 76.1 ]
 }
 # the scenarios kept in their own files, one concern each
-INCS="check-repair.inc altname.inc cli76.inc media.inc firmware.inc"
+INCS="check-repair.inc altname.inc cli76.inc media.inc firmware.inc loadkeys.inc"
 
 echo "TAP version 13"
 if [ -n "${RUN_ONLY:-}" ]; then

@@ -98,6 +98,11 @@ _nvt_ndctl_values()
 		mapfile -t COMPREPLY < <(compgen -f -- "$3")
 		return
 		;;
+	--key-path)
+		compopt -o filenames 2> /dev/null
+		mapfile -t COMPREPLY < <(compgen -d -- "$3")
+		return
+		;;
 	esac
 	[[ $2 == --reconfig ]] && words=${words% all}
 	mapfile -t COMPREPLY < <(compgen -W "$words" -- "$3")

@@ -38,6 +38,7 @@ static const struct {
 	{ "freeze-security", cmd_freeze_security, "Freeze the security state of DIMM(s) until a reset" },
 	{ "sanitize-dimm", cmd_sanitize_dimm, "Erase the media of DIMM(s): crypto erase or overwrite" },
 	{ "wait-overwrite", cmd_wait_overwrite, "Wait for the overwrite of DIMM(s) to finish" },
+	{ "load-keys", cmd_load_keys, "Load the key-encryption key and the DIMMs' passphrase keys into the keyring" },
 	{ "update-firmware", cmd_update_firmware, "Stage a firmware image on DIMM(s), arm or disarm them" },
 	{ "activate-firmware", cmd_activate_firmware, "Activate the staged firmware of the armed DIMMs of bus(es)" },
 };

@@ -81,6 +81,7 @@ int cmd_remove_passphrase(int argc, char **argv);
 int cmd_freeze_security(int argc, char **argv);
 int cmd_sanitize_dimm(int argc, char **argv);
 int cmd_wait_overwrite(int argc, char **argv);
+int cmd_load_keys(int argc, char **argv);
 int cmd_update_firmware(int argc, char **argv);
 int cmd_activate_firmware(int argc, char **argv);
 
