@@ -34,29 +34,7 @@ command -v keyctl > /dev/null || { skip "security" "no keyctl in the image"; exi
 nt_debugfs
 
 # --- the DIMM: the first nfit_test.0 DIMM with a security attribute -------
-B=$(nt_bus 0) || { nok "no nfit_test.0 bus"; exit 0; }
-BUSNAME=$(cat $B/provider)
-DEV=
-for d in $(ls -d $B/nmem* | sort -V); do
-	[ -f $d/security ] && { DEV=${d##*/}; break; }
-done
-[ -n "$DEV" ] || { nok "no nfit_test.0 DIMM has a security attribute"; exit 0; }
-S=$B/$DEV
-ID=$(cat $S/nfit/id)
-HANDLE=$(cat $S/nfit/handle)
-# its test_dimmN (lock_dimm): by handle, else the DIMM's index on the bus
-TD=
-for t in /sys/devices/platform/nfit_test.0/nfit_test_dimm/test_dimm*; do
-	[ -f $t/handle ] && [ $(($(cat $t/handle))) = $((HANDLE)) ] && { TD=$t; break; }
-done
-if [ -z "$TD" ]; then
-	i=0
-	for d in $(ls -d $B/nmem* | sort -V); do
-		[ ${d##*/} = $DEV ] && break
-		i=$((i + 1))
-	done
-	TD=/sys/devices/platform/nfit_test.0/nfit_test_dimm/test_dimm$i
-fi
+nt_security_dimm || exit 0
 MEDIA=$NT_DBG/$DEV/media
 [ -f $MEDIA ] || MEDIA=
 diag "DIMM $DEV id $ID handle $HANDLE knobs ${TD##*/} media ${MEDIA:-none}"
