@@ -740,9 +740,6 @@ static int nfit_register_dimms(struct acpi_nfit_desc *acpi_desc)
 		nfit_mem->nvdimm = nvdimm_create(acpi_desc->nvdimm_bus, &desc);
 		if (!nfit_mem->nvdimm)
 			return -ENOMEM;
-		rc = nfit_mem_health_init(acpi_desc, nfit_mem);
-		if (rc)
-			return rc;
 		if (nfit_mem->mem_flags & ACPI_NFIT_MEM_NOT_ARMED)
 			dev_info(nvdimm_dev(nfit_mem->nvdimm), "not armed: regions using it are read-only\n");
 	}
@@ -1243,6 +1240,13 @@ int acpi_nfit_init(struct acpi_nfit_desc *acpi_desc, const void *nfit,
 	 * entries above unmap the flush hints and remove the iomem ranges.
 	 */
 	rc = devm_add_action_or_reset(dev, acpi_nfit_unregister, acpi_desc);
+	if (rc)
+		return rc;
+	/*
+	 * The DIMMs' ACPI notify handlers after it, so that each is removed
+	 * before the bus frees the DIMM it notifies
+	 */
+	rc = nfit_health_init(acpi_desc);
 	if (rc)
 		return rc;
 	/* its teardown (the scrub cancelled) runs before the bus goes */

@@ -90,22 +90,11 @@ static void nfit_dimm_notify_remove(void *data)
 				   nfit_dimm_acpi_notify);
 }
 
-/**
- * nfit_mem_health_init - listen to the DIMM's health notifications
- * @acpi_desc: its bus
- * @nfit_mem: the DIMM, registered
- *
- * Only a DIMM with an ACPI device gets notifications from firmware; the
- * handler goes before the bus's DIMMs do (devres order).  A handler that
- * cannot be installed costs the notifications only.  Returns 0 or -ENOMEM.
- */
-int nfit_mem_health_init(struct acpi_nfit_desc *acpi_desc,
-			 struct nfit_mem *nfit_mem)
+static int nfit_mem_health_init(struct acpi_nfit_desc *acpi_desc,
+				struct nfit_mem *nfit_mem)
 {
 	acpi_status status;
 
-	if (!nfit_mem->adev)
-		return 0;
 	status = acpi_install_notify_handler(nfit_mem->adev->handle,
 					     ACPI_DEVICE_NOTIFY,
 					     nfit_dimm_acpi_notify, nfit_mem);
@@ -116,6 +105,32 @@ int nfit_mem_health_init(struct acpi_nfit_desc *acpi_desc,
 	}
 	return devm_add_action_or_reset(acpi_desc->dev,
 					nfit_dimm_notify_remove, nfit_mem);
+}
+
+/**
+ * nfit_health_init - listen to the DIMMs' health notifications
+ * @acpi_desc: the bus, its DIMMs registered
+ *
+ * Only a DIMM with an ACPI device gets notifications from firmware.  The
+ * caller adds the bus's unregistration to devres first, so that each
+ * handler is removed (waiting for a running one) before the DIMM it
+ * notifies is freed: a notification may come at any time.  A handler
+ * that cannot be installed costs the notifications only.  Returns 0 or
+ * -ENOMEM.
+ */
+int nfit_health_init(struct acpi_nfit_desc *acpi_desc)
+{
+	struct nfit_mem *nfit_mem;
+	int rc;
+
+	list_for_each_entry(nfit_mem, &acpi_desc->dimms, list) {
+		if (!nfit_mem->adev || !nfit_mem->nvdimm)
+			continue;
+		rc = nfit_mem_health_init(acpi_desc, nfit_mem);
+		if (rc)
+			return rc;
+	}
+	return 0;
 }
 
 /* Intel function 1 through the bus's ndctl hook: package and payload */

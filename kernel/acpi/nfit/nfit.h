@@ -210,8 +210,7 @@ int nfit_bus_cmd_rc(unsigned int cmd, const void *buf, unsigned int len);
 /* intel-smart.c */
 int acpi_nfit_dimm_notify(struct acpi_nfit_desc *acpi_desc, u32 handle,
 			  u32 event);
-int nfit_mem_health_init(struct acpi_nfit_desc *acpi_desc,
-			 struct nfit_mem *nfit_mem);
+int nfit_health_init(struct acpi_nfit_desc *acpi_desc);
 extern struct device_attribute dev_attr_dirty_shutdown;
 bool nfit_smart_hidden(struct nfit_mem *nfit_mem, struct attribute *a);
 void nfit_intel_shutdown_probe(struct nvdimm *nvdimm);
