@@ -2,10 +2,13 @@
 """Platforms, NVDIMM backing files, the QEMU command line, and one boot:
 its console streamed, logged and parsed as TAP."""
 
+import fcntl
 import glob
 import os
 import re
+import shutil
 import subprocess
+import tempfile
 import time
 
 from .config import GUEST_OUT, KiB, LOGS, MiB, TOP, VM, run, say
@@ -135,19 +138,32 @@ def acpi_tables(platform, tests):
         src = os.path.join(TOP, "vm", "acpi", name + ".asl")
         d = os.path.join(VM, "acpi")
         aml = os.path.join(d, name + ".aml")
-        if not os.path.exists(aml) or \
-                os.path.getmtime(aml) < os.path.getmtime(src):
-            os.makedirs(d, exist_ok=True)
-            try:
-                p = subprocess.run(["iasl", "-p", aml[:-4], src],
-                                   stdout=subprocess.PIPE,
-                                   stderr=subprocess.STDOUT, text=True)
-            except OSError as e:
-                raise AcpiTableError("iasl (acpica-tools, make deps): %s"
-                                     % e)
-            if p.returncode or not os.path.exists(aml):
-                raise AcpiTableError("iasl %s failed: %s" % (
-                    os.path.relpath(src, TOP), p.stdout.strip()[-400:]))
+        os.makedirs(d, exist_ok=True)
+        # boots start side by side (make check: two lanes): one compiles
+        # under the lock, in a directory of its own, and renames the
+        # result into place; the others find it fresh
+        with open(os.path.join(d, name + ".lock"), "w") as lk:
+            fcntl.flock(lk, fcntl.LOCK_EX)
+            if not os.path.exists(aml) or \
+                    os.path.getmtime(aml) < os.path.getmtime(src):
+                tmp = tempfile.mkdtemp(prefix=name + ".", dir=d)
+                try:
+                    try:
+                        p = subprocess.run(
+                            ["iasl", "-p", os.path.join(tmp, name), src],
+                            stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+                    except OSError as e:
+                        raise AcpiTableError(
+                            "iasl (acpica-tools, make deps): %s" % e)
+                    built = os.path.join(tmp, name + ".aml")
+                    if p.returncode or not os.path.exists(built):
+                        raise AcpiTableError("iasl %s failed: %s" % (
+                            os.path.relpath(src, TOP),
+                            p.stdout.strip()[-400:]))
+                    os.replace(built, aml)
+                finally:
+                    shutil.rmtree(tmp, ignore_errors=True)
         out.append(aml)
     return out
 
