@@ -2,15 +2,13 @@
 """Platforms, NVDIMM backing files, the QEMU command line, and one boot:
 its console streamed, logged and parsed as TAP."""
 
-import fcntl
 import glob
 import os
 import re
-import shutil
 import subprocess
-import tempfile
 import time
 
+from .acpi import AcpiTableError, acpi_tables
 from .config import GUEST_OUT, KiB, LOGS, MiB, TOP, VM, run, say
 from .image import Missing, fresh_dir, image
 
@@ -113,59 +111,6 @@ def fsync_shim_env(backing, outdir):
     env.update({"LD_PRELOAD": so, "NVT_FSYNC_DIR": outdir,
                 "NVT_FSYNC_MATCH": "/%s.img" % vpmem[0][0]})
     return env
-
-
-# ACPI tables (vm/acpi/NAME.asl, compiled by iasl) that QEMU adds to the
-# firmware's for the boots running a test of this map: the table's AML
-# raises ACPI notifications on QEMU's NVDIMM device objects when the test
-# asks (docs/dimm-health.md, "Notification")
-TEST_ACPI_TABLES = {"dimm-notify": "dimm-notify"}
-
-
-class AcpiTableError(Exception):
-    pass
-
-
-def acpi_tables(platform, tests):
-    """The compiled tables (build/vm/acpi/NAME.aml, rebuilt when missing
-    or older than their source) the TESTS of a boot on PLATFORM need:
-    only QEMU's NVDIMM platform has the devices they name."""
-    if platform != "qemu":
-        return []
-    out = []
-    for name in sorted({TEST_ACPI_TABLES[t] for t in tests
-                        if t in TEST_ACPI_TABLES}):
-        src = os.path.join(TOP, "vm", "acpi", name + ".asl")
-        d = os.path.join(VM, "acpi")
-        aml = os.path.join(d, name + ".aml")
-        os.makedirs(d, exist_ok=True)
-        # boots start side by side (make check: two lanes): one compiles
-        # under the lock, in a directory of its own, and renames the
-        # result into place; the others find it fresh
-        with open(os.path.join(d, name + ".lock"), "w") as lk:
-            fcntl.flock(lk, fcntl.LOCK_EX)
-            if not os.path.exists(aml) or \
-                    os.path.getmtime(aml) < os.path.getmtime(src):
-                tmp = tempfile.mkdtemp(prefix=name + ".", dir=d)
-                try:
-                    try:
-                        p = subprocess.run(
-                            ["iasl", "-p", os.path.join(tmp, name), src],
-                            stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
-                    except OSError as e:
-                        raise AcpiTableError(
-                            "iasl (acpica-tools, make deps): %s" % e)
-                    built = os.path.join(tmp, name + ".aml")
-                    if p.returncode or not os.path.exists(built):
-                        raise AcpiTableError("iasl %s failed: %s" % (
-                            os.path.relpath(src, TOP),
-                            p.stdout.strip()[-400:]))
-                    os.replace(built, aml)
-                finally:
-                    shutil.rmtree(tmp, ignore_errors=True)
-        out.append(aml)
-    return out
 
 
 def qemu_cmd(cfg, initrd, platform, backing, append, outdir, interactive,

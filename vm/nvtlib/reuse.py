@@ -31,7 +31,7 @@ CACHE = os.path.join(LOGS, "boot-cache.json")
 # command line (not the report or the plan reader)
 HARNESS = ["vm/init", "vm/fsync-shim.c", "vm/peer-journalctl",
            "vm/nvtlib/image.py", "vm/nvtlib/qemu.py",
-           "vm/nvtlib/config.py"]
+           "vm/nvtlib/acpi.py", "vm/nvtlib/config.py"]
 SCRIPT_RE = re.compile(r"([a-z0-9][a-z0-9-]*\.sh)\b")
 
 _digests = {}
